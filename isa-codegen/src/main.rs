@@ -372,8 +372,8 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
         Ok(written) => {
             say!("wrote {} files to {} ({})", files.len(), out.display(), summary(&shown, allowed));
             if !written.kept.is_empty() {
-                let kept: Vec<String> = written.kept.iter().map(|p| p.display().to_string()).collect();
-                say!("kept {} entr{} the generator did not write: {}", kept.len(), if kept.len() == 1 { "y" } else { "ies" }, kept.join(", "));
+                let n = written.kept.len();
+                say!("kept {n} entr{} the generator did not write: {}", if n == 1 { "y" } else { "ies" }, some_names(&written.kept));
             }
             if let Some((dir, e)) = written.leftover {
                 say!("warning: the previous output could not be removed ({e}): {} may be deleted", dir.display());
@@ -382,8 +382,7 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
                 if moved.is_empty() {
                     say!("removed {}, left by a run that was interrupted (it held only generated files)", dir.display());
                 } else {
-                    let names: Vec<String> = moved.iter().map(|p| p.display().to_string()).collect();
-                    say!("recovered {} from {}, left by a run that was interrupted before moving them back: {}", if names.len() == 1 { "an entry" } else { "entries" }, dir.display(), names.join(", "));
+                    say!("recovered {} from {}, left by a run that was interrupted before moving them back: {}", if moved.len() == 1 { "an entry" } else { "entries" }, dir.display(), some_names(moved));
                 }
             }
             for dir in &written.others {
@@ -397,6 +396,15 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
             ExitCode::from(1)
         }
     }
+}
+
+/// The first ten of `paths`, then how many more: a message stays short.
+fn some_names(paths: &[PathBuf]) -> String {
+    let mut s = paths.iter().take(10).map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+    if paths.len() > 10 {
+        s += &format!(" and {} more", paths.len() - 10);
+    }
+    s
 }
 
 /// Reads an input file, reporting failure.

@@ -176,8 +176,9 @@ pub fn load(paths: &[PathBuf]) -> Frontend {
 /// below the spec's project, `/`-separated, whatever the current directory
 /// and however the paths were spelled (`spec`, `../spec`, `/abs/spec`, or
 /// the files one by one, all give `spec/a.txt`). The project is the
-/// nearest directory holding `.git` above the files (as a repository keeps
-/// them), else the parent of the deepest directory holding them all.
+/// nearest directory holding a `Cargo.toml` above the files (present in a
+/// clone, an exported tree and a container build alike, unlike `.git`),
+/// else the parent of the deepest directory holding them all.
 pub fn spec_names(files: &[PathBuf]) -> Vec<String> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let absolute: Vec<PathBuf> = files.iter().map(|f| lexical(&cwd.join(f))).collect();
@@ -189,7 +190,7 @@ pub fn spec_names(files: &[PathBuf]) -> Vec<String> {
             Some(c) => c.components().zip(dir.components()).take_while(|(x, y)| x == y).map(|(x, _)| x).collect(),
         });
     }
-    let root = common.as_deref().map(|c| c.ancestors().find(|a| a.join(".git").exists()).or(c.parent()).unwrap_or(c).to_path_buf());
+    let root = common.as_deref().map(|c| c.ancestors().find(|a| a.join("Cargo.toml").is_file()).or(c.parent()).unwrap_or(c).to_path_buf());
     files
         .iter()
         .zip(&absolute)
