@@ -4309,9 +4309,9 @@ impl Instruction {
             Instruction::GETGPR_U(_) => &GETGPR_U::FIELD_NAMES,
         }
     }
-    /// Every opcode's instruction with every field at its default
-    /// (its `DEFAULT`; 0 where a field has none, which may break an
-    /// `__Exception` rule), in spec order: index it by
+    /// Every opcode's `DEFAULT` (the spec's defaults; fields without
+    /// one zero, or the first values that keep the `__Exception`
+    /// rules when zero does not), in spec order: index it by
     /// [`Self::index`], or find a name in [`OPCODE_NAMES`].
     pub const DEFAULTS: [Instruction; 184] = [
         Instruction::HADD2_RR(HADD2_RR::DEFAULT),

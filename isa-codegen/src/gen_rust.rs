@@ -1282,9 +1282,9 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                 #match_field_names
             }
 
-            /// Every opcode's instruction with every field at its default
-            /// (its `DEFAULT`; 0 where a field has none, which may break an
-            /// `__Exception` rule), in spec order: index it by
+            /// Every opcode's `DEFAULT` (the spec's defaults; fields without
+            /// one zero, or the first values that keep the `__Exception`
+            /// rules when zero does not), in spec order: index it by
             /// [`Self::index`], or find a name in [`OPCODE_NAMES`].
             pub const DEFAULTS: [Instruction; #n_lit] = [ #( Instruction::#names(#names::DEFAULT) ),* ];
 

@@ -830,4 +830,7 @@ fn help_to_a_full_disk_fails() {
     }
     let r = bin().arg("--bogus").output().unwrap();
     assert_eq!(r.status.code(), Some(2));
+    // A usage error stays 2 when even its message cannot be written.
+    let r = bin().arg("--bogus").stderr(std::fs::File::create("/dev/full").unwrap()).output().unwrap();
+    assert_eq!(r.status.code(), Some(2));
 }

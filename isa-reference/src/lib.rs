@@ -76,7 +76,24 @@ macro_rules! reference_kernels {
             }
 
             fn cmp(c: FCMPOp) -> Cmp {
-                Cmp::ALL[c as usize]
+                // By name, as every other mapping here: a spec that renumbers
+                // `.cmp` must not compare by the old numbers.
+                match c {
+                    FCMPOp::EQ => Cmp::EQ,
+                    FCMPOp::NE => Cmp::NE,
+                    FCMPOp::LT => Cmp::LT,
+                    FCMPOp::LE => Cmp::LE,
+                    FCMPOp::GT => Cmp::GT,
+                    FCMPOp::GE => Cmp::GE,
+                    FCMPOp::EQU => Cmp::EQU,
+                    FCMPOp::NEU => Cmp::NEU,
+                    FCMPOp::LTU => Cmp::LTU,
+                    FCMPOp::LEU => Cmp::LEU,
+                    FCMPOp::GTU => Cmp::GTU,
+                    FCMPOp::GEU => Cmp::GEU,
+                    FCMPOp::NAN => Cmp::NAN,
+                    FCMPOp::NUM => Cmp::NUM,
+                }
             }
 
             fn lop(l: LOPOp) -> Lop {

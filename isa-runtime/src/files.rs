@@ -110,14 +110,15 @@ fn stdin_is(_: &Path) -> bool {
 
 /// The exit code after printing a command-line parser's message (help,
 /// version, usage error) with `print`: `code` when it was written (or the
-/// reader went away), else 1 with the reason on standard error, so that
-/// `--help > /dev/full` does not succeed silently.
+/// reader went away); when it was not, 1 for help or version (so that
+/// `--help > /dev/full` does not succeed silently), and a usage error's
+/// own code (2) still, with the reason on standard error.
 pub fn printed_exit_code(print: std::io::Result<()>, code: i32) -> i32 {
     match print {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             use std::io::Write;
             let _ = writeln!(std::io::stderr(), "error: cannot write the output: {e}");
-            1
+            code.max(1)
         }
         _ => code,
     }
