@@ -12,7 +12,13 @@ checks that each word says what its line says:
   is the value of a field of that file's type, each field used once, and a
   `!`, `-`, `~` or `|..|` written on it is the `.not`, `.neg`/`.inv` or
   `.abs` sub-field of that field set to `True` (unwritten: `False`);
-- the guard `@P0`/`@!P0` is `pg`/`pg.not`, and with no guard `pg` is `PT`.
+- the guard `@P0`/`@!P0` is `pg`/`pg.not`, and with no guard `pg` is `PT`;
+- every number is the value of a field that is not a register: an integer
+  (two's complement when negative), a float's binary32 bits, or one lane's
+  binary16/bfloat16 bits in a half of a 32-bit field; `c[B][O]` a
+  constant-memory field holding B and O; `R[URn+0xK]` an index field K;
+- and the other way: every field the line does not say (no modifier,
+  operand or decoration of it) holds its default (0 when it has none).
 
 It writes one line per good example, `FILE:LINE WORD` then `consistent` or
 the disagreements; the test `tests/tests/spec_fields.rs` holds every line to
@@ -27,6 +33,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import spec_fields  # noqa: E402
+import spec_rules  # noqa: E402
+import struct  # noqa: E402
 
 REG = re.compile(r'^(UR|UP|R|P)(\d+|Z|T)$')
 PAIR = re.compile(r'^R\[(\d+):(\d+)\]$')
@@ -84,11 +92,47 @@ def operands(text):
     return out
 
 
-def check(line_text, word, ops, enums, parents):
+def f16_bits(v):
+    try:
+        return struct.unpack('<H', struct.pack('<e', v))[0]
+    except OverflowError:
+        return None
+
+
+def bf16_bits(v):
+    b = struct.unpack('<I', struct.pack('<f', v))[0]
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def number_fits(text, neg, raw, width):
+    """Whether the number `text` (negated when `neg`) is what a field of
+    `width` bits holding `raw` says."""
+    mask = (1 << width) - 1
+    t = text.lower()
+    if t.startswith('0f'):
+        return raw == int(t[2:], 16)
+    if t.startswith('0x'):
+        v = int(t, 16)
+        return raw == ((-v if neg else v) & mask)
+    v = float(t)
+    v = -v if neg else v
+    if v == int(v) and raw == (int(v) & mask):
+        return True
+    f32 = struct.unpack('<I', struct.pack('<f', v))[0]
+    if width == 32 and raw == f32:
+        return True
+    halves = (raw & 0xFFFF, raw >> 16) if width == 32 else ()
+    return f16_bits(v) in halves or bf16_bits(v) in halves
+
+
+def check(line_text, word, ops, enums, parents, constants, guard_field):
     problems = []
     op, fields = decode(word, ops, enums)
     if op is None:
         return ['the word has no opcode\'s constants']
+    layout = ops[op]
+    registers = set(FILE_OF.values())
+    accounted = {f for f, (s, w, ty, eq, v) in layout.items() if eq == '=='}
     text = line_text.split('//')[0].strip().rstrip(';').strip()
     guard = None
     if text.startswith('@'):
@@ -104,10 +148,14 @@ def check(line_text, word, ops, enums, parents):
     taken = ''
     while parts and norm(taken + parts[0]) and norm(optype).startswith(norm(taken + parts[0])):
         taken += parts.pop(0)
-    names = {name_of(ty, n, enums) for f, (n, ty) in fields.items() if ty in enums}
+    def said(p, what):
+        holding = [f for f, (n, ty) in fields.items() if ty in enums and name_of(ty, n, enums) == p]
+        if not holding:
+            problems.append(f'{what}: no enum field of the word holds {p}')
+        accounted.update(holding)
+
     for p in parts:
-        if p not in names:
-            problems.append(f'.{p}: no enum field of the word holds {p}')
+        said(p, f'.{p}')
     # Registers, each to a field of its file's type.
     used = set()
 
@@ -137,6 +185,8 @@ def check(line_text, word, ops, enums, parents):
             return
         f = cands[0]
         used.add(f)
+        accounted.add(f)
+        accounted.update(g for g in fields if g.startswith(f + '.'))
         for s, on in resolved(f).items():
             v = sub(f, s)
             if v is not None and v != ('True' if on else 'False'):
@@ -145,11 +195,18 @@ def check(line_text, word, ops, enums, parents):
     if guard:
         neg = guard.startswith('@!')
         m = REG.match(guard.lstrip('@!'))
-        take(m.group(1), NAMED.get((m.group(1), m.group(2)), None) if not m.group(2).isdigit() else int(m.group(2)), {'not': neg}, guard)
-    elif 'pg' in fields:
-        if fields['pg'][0] != 7:
-            problems.append(f'no guard written, but pg is {fields["pg"][0]}')
-        used.add('pg')
+        number = NAMED.get((m.group(1), m.group(2))) if not m.group(2).isdigit() else int(m.group(2))
+        if fields.get(guard_field, (None,))[0] != number:
+            problems.append(f'{guard}: {guard_field} is not {number}')
+        accounted.add(guard_field)
+        if f'{guard_field}.not' in fields:
+            accounted.add(f'{guard_field}.not')
+            if name_of(fields[f'{guard_field}.not'][1], fields[f'{guard_field}.not'][0], enums) != ('True' if neg else 'False'):
+                problems.append(f'{guard}: {guard_field}.not is wrong')
+    # The guard is written before the mnemonic, never as an operand.
+    if guard_field in fields:
+        used.add(guard_field)
+    numbers = [f for f, (s, w, ty, eq, v) in layout.items() if eq != '==' and ty not in enums and ty not in registers]
     for o in (operands(rest) if rest else []):
         core = o
         decos = {}
@@ -165,7 +222,10 @@ def check(line_text, word, ops, enums, parents):
         if core.startswith('|') and core.endswith('|'):
             decos['abs'] = True
             core = core[1:-1]
-        core = core.split('.')[0] if not core.startswith('R[') else core
+        if not core.startswith(('R[', 'c[')) and not re.match(r'^-?[0-9]', core):
+            core, *suffixes = core.split('.')
+            for x in suffixes:
+                said(x, f'{o}: .{x}')
         m = REG.match(core)
         p = PAIR.match(core)
         if m:
@@ -183,13 +243,61 @@ def check(line_text, word, ops, enums, parents):
                 problems.append(f'{o}: not a pair')
             take('R', lo, {k: decos.get(k, False) for k in ('neg', 'abs')} , o)
         elif INDEXED.match(core):
-            ur = core[2:].split('+')[0].split('-')[0].rstrip(']')
+            inner = core[2:-1]
+            ur, sign, off = re.match(r'^(URZ|UR\d+)(?:([+-])(0x[0-9A-Fa-f]+))?$', inner).groups()
             take('UR', 63 if ur == 'URZ' else int(ur[2:]), {}, o)
+            k = int(off, 16) * (-1 if sign == '-' else 1) if off else 0
+            hit = [f for f in numbers if f not in accounted and fields[f][0] == k & ((1 << layout[f][1]) - 1)]
+            if not hit:
+                problems.append(f'{o}: no field holds the offset {k}')
+            accounted.update(hit[:1])
+        elif core.startswith('c['):
+            bank, offset = (int(x, 16) for x in re.match(r'^c\[(0x[0-9A-Fa-f]+)\]\[(0x[0-9A-Fa-f]+)\]$', core).groups())
+            hit = [f for f in numbers if fields[f][1] == 'CMem' and f not in accounted and fields[f][0] == bank << 17 | offset]
+            if not hit:
+                problems.append(f'{o}: no constant-memory field holds bank {bank}, offset {offset:#x}')
+            accounted.update(hit[:1])
+            for s_, on in (('neg', decos.get('neg', False)), ('abs', decos.get('abs', False))):
+                for f in hit[:1]:
+                    v = name_of(fields[f'{f}.{s_}'][1], fields[f'{f}.{s_}'][0], enums) if f'{f}.{s_}' in fields else None
+                    if v is not None and v != ('True' if on else 'False'):
+                        problems.append(f'{o}: {f}.{s_} is {v}')
+                    accounted.add(f'{f}.{s_}')
+        elif re.match(r'^(0[xXfF][0-9A-Fa-f]+|[0-9.]+([eE][-+]?[0-9]+)?|inf)$', core):
+            neg = decos.get('neg', False)
+            # A lane of a float pair shares its field with the other lane.
+            hit = [f for f in numbers if number_fits(core, neg, fields[f][0], layout[f][1])]
+            hit.sort(key=lambda f: f in accounted)
+            if not hit:
+                problems.append(f'{o}: no field holds it')
+            accounted.update(hit[:1])
+            for f in hit[:1]:
+                for s_ in ('neg', 'abs'):
+                    if f'{f}.{s_}' in fields:
+                        accounted.add(f'{f}.{s_}')
+    # The other way: what the line does not say is at its default.
+    for f, (start, width, ty, eq, value) in layout.items():
+        if f in accounted:
+            continue
+        n = fields[f][0]
+        if eq == '=':
+            want = spec_fields.constant(ty, value, enums)
+            want = constants.get(ty, {}).get(value) if want is None else want
+        else:
+            want = 0
+        if want is not None and n != want:
+            shown = name_of(ty, n, enums) or n
+            problems.append(f'{f} is {shown}, which the line does not say (its default: {value if eq == "=" else 0})')
     return problems
 
 
 def main(root, examples):
     ops, enums, parents = layouts(root)
+    _, constants = spec_rules.read_extra(root)
+    # `Guard = pg;` in `__DefIsa`: the field `@P0` writes.
+    guard_field = next((l.split('=')[1].strip(' ;') for kind, _, sec, l in spec_fields.statements(root) if kind == 'Isa' and sec != 'Def' and l.startswith('Guard ')), 'pg')
+    if not ops:
+        sys.exit(f'no opcodes in {root}: give the spec directory')
     print('# Generated by tools/example_words.py: the good examples\' words read back from the spec text alone.')
     with open(examples, encoding='utf-8') as fh:
         for line in fh:
@@ -197,7 +305,7 @@ def main(root, examples):
             if len(parts) < 4 or parts[1] != 'ok':
                 continue
             where, _, word, text = parts
-            problems = check(text, int(word, 16), ops, enums, parents)
+            problems = check(text, int(word, 16), ops, enums, parents, constants, guard_field)
             print(f'{where} {word} ' + ('consistent' if not problems else '; '.join(problems)))
 
 
