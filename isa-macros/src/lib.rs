@@ -16,7 +16,10 @@
 //! * `include` takes a glob, a file or a directory (its `*.txt` files,
 //!   subfolders too, as the command line reads one); give it as often as
 //!   needed. A file matched twice (two globs, `a/../b` spellings, links) is
-//!   read once. Settings end with `;` (or `,`), which may be left out.
+//!   read once. Hidden names (`.#a.txt`, an editor's lock; `.git/`) are
+//!   skipped, by a directory walk as by `*` and `**` (write the dot to
+//!   match one), as the command line skips them. Settings end with `;` (or
+//!   `,`), which may be left out.
 //! * Paths are relative to the calling crate's `CARGO_MANIFEST_DIR` (or to
 //!   `ISA_MACRO_ROOT` when that environment variable is set, itself relative
 //!   to `CARGO_MANIFEST_DIR`); an absolute path or glob is taken as it is.
@@ -294,7 +297,10 @@ fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
         (base, joined)
     };
     let prefix = if base.is_empty() { 0 } else { base.len() + 1 };
-    let paths = glob::glob(&joined).map_err(|e| {
+    // As a shell's: `*` matches no hidden name (an editor's `.#a.txt`,
+    // `.git/`), as the command line's directory walk skips them.
+    let options = glob::MatchOptions { require_literal_leading_dot: true, ..glob::MatchOptions::new() };
+    let paths = glob::glob_with(&joined, options).map_err(|e| {
         let at = e.pos.saturating_sub(prefix);
         syn::Error::new(lit.span(), format!("bad glob `{pattern}`: {} at character {at}", e.msg))
     })?;
@@ -309,6 +315,27 @@ fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hidden names are skipped as the command line skips them: by `*` and
+    /// `**` and by a directory walk; written with their dot, they match.
+    #[test]
+    fn hidden_names_are_skipped() {
+        let top = std::env::temp_dir().join(format!("isa-macros-hidden-{}", std::process::id()));
+        for file in ["spec/a.txt", "spec/.#a.txt", "spec/.git/b.txt", "spec/sub/c.txt"] {
+            std::fs::create_dir_all(top.join(file).parent().unwrap()).unwrap();
+            std::fs::write(top.join(file), "").unwrap();
+        }
+        let names = |pattern: &str| -> Vec<String> {
+            let found = matches(&top, &LitStr::new(pattern, Span::call_site())).unwrap();
+            found.iter().map(|p| p.strip_prefix(&top).unwrap().display().to_string()).collect()
+        };
+        assert_eq!(names("spec/**/*.txt"), ["spec/a.txt", "spec/sub/c.txt"]);
+        assert_eq!(names("spec/*.txt"), ["spec/a.txt"]);
+        assert_eq!(names("spec"), ["spec/a.txt", "spec/sub/c.txt"]);
+        assert_eq!(names("spec/.git/*.txt"), ["spec/.git/b.txt"]);
+        assert_eq!(names("spec/.#a.txt"), ["spec/.#a.txt"]);
+        std::fs::remove_dir_all(&top).unwrap();
+    }
 
     /// `[`, `*` and `?` in the crate's own path are not wildcards: a crate
     /// in `weird[v1]/` reads its own `spec/`, not a sibling `weird1/`'s.
