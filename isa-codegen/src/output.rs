@@ -170,9 +170,11 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
                 let _ = std::fs::remove_dir_all(&tmp);
                 return Err(io::Error::new(e.kind(), format!("`{}` (not generated) cannot be moved into the new output ({e}), so the old output is kept as it was; nothing was written", rel.display())));
             }
+            // The undoing failed too: say where each part is.
+            let before = if k == 0 { String::new() } else { format!("the {k} entries moved before it may be in {} or there; ", out.display()) };
             let stranded = format!(
                 "the new output is written, but `{}` (not generated) could not be moved into it ({e}); \
-                 it and the rest of the previous output are in {}",
+                 {before}it and the rest of the previous output are in {} (the next run moves the user's entries back)",
                 rel.display(),
                 tmp.display()
             );

@@ -1,7 +1,9 @@
 //! The command-line tools' file plumbing, shared by `isa-codegen asm/disasm`
-//! and `isa`: `-` for standard input and output, output written all or
-//! nothing, standard output that a closed pipe (`| head`) does not fail, and
-//! the check that an output would not replace its own input.
+//! and `isa`: `-` for standard input and output (and how messages name
+//! them), output written all or nothing, standard output that a closed pipe
+//! (`| head`) does not fail, the check that an output would not replace its
+//! own input (standard input redirected from it too), and the exit code
+//! after printing the argument parser's help or error.
 
 use std::path::Path;
 

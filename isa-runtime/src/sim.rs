@@ -10,6 +10,11 @@
 //! half) and writes to it are dropped; the file's named constants (`RZ`, `PT`)
 //! always read their constant value (0 for registers, true for predicates) and
 //! writes to them are dropped.
+//!
+//! Also here, for the generated code: [`FileRegister`] (a register type's
+//! file and number, so a warp is read typed: [`Warp::read`]) and
+//! [`RegRange`]/[`Registers`] (what an instruction's `InList`/`OutList` name,
+//! as the generated `registers()` gives them).
 
 use std::fmt;
 
