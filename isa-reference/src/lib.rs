@@ -11,7 +11,7 @@
 //! [`reference_kernels!`] defines a `Reference` type where it is called and
 //! implements the generated module's `Kernels` for it:
 //!
-//! ```ignore
+//! ```text
 //! isa_macros::isa! { include "spec/**/*.txt"; module gpu; }
 //! isa_reference::reference_kernels!(gpu);
 //! // gpu::Instruction::execute(&i, &mut warp, &Reference)
