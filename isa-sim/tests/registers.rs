@@ -5,7 +5,10 @@
 //! - every register whose value changes is one `registers().writes()` names;
 //! - changing every register `registers()` does not name changes none of
 //!   the registers the instruction writes (else the register that mattered
-//!   is found by bisection: an undeclared read).
+//!   is found by bisection: an undeclared read);
+//! - a register only written (in `OutList`, not `InList`) is not read: with
+//!   its old value changed, every lane the run wrote gets the same value,
+//!   and every other register it writes too.
 //!
 //! The two are independent parts of the spec, so a mismatch is a spec
 //! defect or a simulator bug. The opcodes that may mismatch are exactly
@@ -154,6 +157,26 @@ fn registers_name_what_execute_reads_and_writes() {
             mismatched.insert(name.to_string());
             let (f, r) = unnamed[0];
             eprintln!("{name} ({i}): reads {} of file {} without naming it", r, FILES[f].name);
+        }
+        // A register only written (named in `OutList`, not `InList`): its old
+        // value must not decide the new one. Scrambled, every lane the run
+        // changed holds the same new value (lanes it left alone keep the
+        // scrambled old one, as they should).
+        let written_only: Vec<(usize, u32)> = all.iter().copied().filter(|&(f, r)| uses.writes_register(f, r) && !uses.reads_register(f, r)).collect();
+        for &(f, r) in &written_only {
+            let mut w2 = w.clone();
+            scramble(&mut w2, &[(f, r)], &mut rng);
+            if i.execute(&mut w2, &Reference).is_err() {
+                continue;
+            }
+            let changed = |lane: usize| after.get(f, r as u64, lane) != w.get(f, r as u64, lane);
+            let differs = (0..isa_runtime::sim::LANES).any(|lane| changed(lane) && w2.get(f, r as u64, lane) != after.get(f, r as u64, lane))
+                // Nor may it decide another register the run writes.
+                || all.iter().any(|&g| g != (f, r) && uses.writes_register(g.0, g.1) && !same(&w2, &after, g));
+            if differs {
+                mismatched.insert(name.to_string());
+                eprintln!("{name} ({i}): reads {} of file {}, which only its OutList names", r, FILES[f].name);
+            }
         }
     }
     let short: Vec<&str> = done.iter().enumerate().filter(|(_, &n)| n < PER_OPCODE).map(|(k, _)| isa_generated::OPCODE_NAMES[k]).collect();
