@@ -34,7 +34,8 @@
 //!   `examples/downstream` does.
 //! * The spec is checked as `isa-codegen check` checks it (examples and
 //!   links too). Spec errors are compile errors at the `include` that
-//!   brought in the file. Spec warnings are not shown (stable Rust has no
+//!   brought in the file; they name spec files from rustc's working
+//!   directory, as rustc names the source file (in a workspace, its root). Spec warnings are not shown (stable Rust has no
 //!   proc-macro warnings; `isa-codegen check` lists them) unless
 //!   `deny_warnings;` makes them errors, as `check --deny-warnings` does;
 //!   `allow "W010, W014";` then lets those codes pass, as `--allow` does
@@ -114,6 +115,12 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
     // Absolute, so `include_bytes!` (which resolves a relative path against
     // the source file) reads the files the glob found.
     let root = std::fs::canonicalize(&root).unwrap_or(root);
+    // Diagnostics name a file as rustc names the calling source file:
+    // from rustc's working directory (a workspace's root under Cargo, which
+    // prints its paths from there), so terminals and editors find it. With
+    // `ISA_MACRO_ROOT` (trybuild's builds under target/), from that root.
+    let cwd = std::env::current_dir().ok().filter(|_| std::env::var_os("ISA_MACRO_ROOT").is_none());
+    let cwd = cwd.map(|c| std::fs::canonicalize(&c).unwrap_or(c));
     // (path as shown in diagnostics, absolute path, the include it came from)
     let mut files: Vec<(String, PathBuf, usize)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -121,14 +128,17 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
         for p in matches(&root, lit)? {
             // One file spelled two ways (`a/../b`, a link) is read once.
             if seen.insert(std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone())) {
-                let shown = p.strip_prefix(&root).unwrap_or(&p).display().to_string();
+                let shown = match &cwd {
+                    Some(c) => relative(&std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone()), c),
+                    None => p.strip_prefix(&root).unwrap_or(&p).display().to_string(),
+                };
                 files.push((shown, p, k));
             }
         }
     }
     // In path order, as the command line reads them: the order of the
     // includes does not change the expansion.
-    files.sort_by(|a, b| Path::new(&a.0).cmp(Path::new(&b.0)));
+    files.sort_by(|a, b| a.1.cmp(&b.1));
     let mut diags = isa_dsl::Diagnostics::default();
     let mut sources = isa_dsl::SourceMap::new();
     for (shown, path, k) in &files {
@@ -267,6 +277,18 @@ fn default_module(isa_name: &str) -> String {
 /// Files a glob matches, in sorted order; a path without wildcards must
 /// name an existing file, or a directory (its spec files, as the command
 /// line reads one).
+/// `path` as seen from the directory `from` (both absolute): below it, or
+/// through `..`; absolute when they share no prefix but the root.
+fn relative(path: &Path, from: &Path) -> String {
+    let (p, f): (Vec<_>, Vec<_>) = (path.components().collect(), from.components().collect());
+    let common = p.iter().zip(&f).take_while(|(a, b)| a == b).count();
+    if common <= 1 {
+        return path.display().to_string();
+    }
+    let ups = std::iter::repeat_n(std::path::Component::ParentDir, f.len() - common);
+    ups.chain(p[common..].iter().copied()).collect::<PathBuf>().display().to_string()
+}
+
 fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
     let pattern = lit.value();
     let full = root.join(&pattern);
@@ -315,6 +337,14 @@ fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Paths from a directory: below it, up through `..`, or absolute.
+    #[test]
+    fn relative_paths() {
+        assert_eq!(relative(Path::new("/w/spec/a.txt"), Path::new("/w")), "spec/a.txt");
+        assert_eq!(relative(Path::new("/w/specs/a.txt"), Path::new("/w/ws/c1")), "../../specs/a.txt");
+        assert_eq!(relative(Path::new("/x/a.txt"), Path::new("/w")), "/x/a.txt");
+    }
 
     /// Hidden names are skipped as the command line skips them: by `*` and
     /// `**` and by a directory walk; written with their dot, they match.
