@@ -25,7 +25,9 @@ use super::*;
 use isa_runtime::sim::lanes;
 /// The runtime's machine types the `execute` functions take and return, here so a
 /// user needs no `isa-runtime` import of their own.
-pub use isa_runtime::sim::{Fault, FileSpec, RegRange, Registers, Warp, LANES};
+pub use isa_runtime::sim::{
+    Fault, FileRegister, FileSpec, RegRange, Registers, Warp, LANES,
+};
 /// The register files the spec declares, in spec order.
 pub static FILES: [FileSpec; 4] = [
     FileSpec {
@@ -12121,7 +12123,11 @@ impl Instruction {
     /// The registers the instruction reads and writes, as its opcode's
     /// `InList` and `OutList` name them (see [`RegRange`]), for
     /// dependency analysis and scheduling. Entries that are not
-    /// registers (immediates, constant memory) are left out.
+    /// registers (immediates, constant memory) are left out. What a
+    /// list leaves out is left out here too: `isa-codegen check`
+    /// reports a list that omits an operand the simulation reads or
+    /// writes (W035, W017; the seeds' GETGPR and SETGPR omit their
+    /// indexed register).
     pub fn registers(&self) -> Registers<MAX_REGISTERS> {
         match self {
             Instruction::HADD2_RR(i) => i.registers(),

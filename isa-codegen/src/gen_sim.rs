@@ -101,7 +101,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         use isa_runtime::sim::lanes;
         /// The runtime's machine types the `execute` functions take and return, here so a
         /// user needs no `isa-runtime` import of their own.
-        pub use isa_runtime::sim::{Fault, FileSpec, RegRange, Registers, Warp, LANES};
+        pub use isa_runtime::sim::{Fault, FileRegister, FileSpec, RegRange, Registers, Warp, LANES};
 
         /// The register files the spec declares, in spec order.
         pub static FILES: [FileSpec; #nfiles] = [ #( #file_items ),* ];
@@ -133,7 +133,11 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
             /// The registers the instruction reads and writes, as its opcode's
             /// `InList` and `OutList` name them (see [`RegRange`]), for
             /// dependency analysis and scheduling. Entries that are not
-            /// registers (immediates, constant memory) are left out.
+            /// registers (immediates, constant memory) are left out. What a
+            /// list leaves out is left out here too: `isa-codegen check`
+            /// reports a list that omits an operand the simulation reads or
+            /// writes (W035, W017; the seeds' GETGPR and SETGPR omit their
+            /// indexed register).
             pub fn registers(&self) -> Registers<MAX_REGISTERS> {
                 #use_match
             }

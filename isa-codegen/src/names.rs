@@ -60,7 +60,7 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
     "FromIterator", "Debug", "Hash",
     "Instruction", "Decoded", "DecodeError", "EncodeError", "RangeError", "WrongOpcode", "Kernels", "types", "opcodes", "text", "sim",
     // The simulator's, imported into `sim` beside the spec's types.
-    "Fault", "FileSpec", "RegRange", "Registers", "Warp",
+    "Fault", "FileRegister", "FileSpec", "RegRange", "Registers", "Warp",
 ];
 
 /// E060: spec names the generated Rust cannot keep apart. Two types or

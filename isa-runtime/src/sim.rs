@@ -188,8 +188,8 @@ impl ConstBanks {
 /// `InList` / `OutList` name them: `count` registers of file `file` (an
 /// index into the ISA's `sim::FILES`) from `first`. A 64-bit operand is a
 /// pair (`R[4:5]`: `first` 4, `count` 2); a literal operand that stands for
-/// a whole file (`PR`) and an indexed one (`R[UR2+0x1]`, whose register is
-/// known only when it runs) are the whole file. A run may reach past the
+/// a whole file (`PR`) and an indexed one named in a list (`R[urb, ridx]`,
+/// whose register is known only when it runs) are the whole file. A run may reach past the
 /// file's end (a pair at `RZ`), and named constants (`RZ`, `PT`) are
 /// included: [`FileSpec::is_writable`] tells which registers hold state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -337,7 +337,8 @@ impl Warp {
         if let Some(at) = self.slot(file, idx, lane) {
             let f = &mut self.files[file];
             if f.spec.is_writable(idx as u32) {
-                f.data[at] = v;
+                // A predicate holds 0 or 1, whatever was written.
+                f.data[at] = if f.spec.predicate { (v != 0) as u32 } else { v };
             }
         }
     }
@@ -358,6 +359,9 @@ impl Warp {
         let Some(f) = self.files.get(file) else { return [0; LANES] };
         if f.spec.warp {
             return [self.warp(file, idx); LANES];
+        }
+        if idx >= f.spec.count as u64 {
+            return [0; LANES];
         }
         let at = idx as usize * LANES;
         match f.data.get(at..at + LANES) {
@@ -381,9 +385,11 @@ impl Warp {
             return;
         }
         let at = idx as usize * LANES;
+        // A predicate holds 0 or 1, whatever was written.
+        let normal = if f.spec.predicate { v.map(|x| (x != 0) as u32) } else { *v };
         if let Some(dst) = f.data.get_mut(at..at + LANES) {
             // A select per lane, no branch: the loop vectorizes.
-            for (lane, (d, x)) in dst.iter_mut().zip(v).enumerate() {
+            for (lane, (d, x)) in dst.iter_mut().zip(&normal).enumerate() {
                 let keep = (mask >> lane & 1).wrapping_sub(1);
                 *d = (*d & keep) | (*x & !keep);
             }
@@ -397,14 +403,14 @@ impl Warp {
     /// The pairs `idx`, `idx + 1` of per-lane file `file` in every lane.
     #[inline]
     pub fn lanes64(&self, file: usize, idx: u64) -> [u64; LANES] {
-        let (lo, hi) = (self.lanes(file, idx), self.lanes(file, idx + 1));
+        let (lo, hi) = (self.lanes(file, idx), self.lanes(file, idx.saturating_add(1)));
         std::array::from_fn(|l| lo[l] as u64 | (hi[l] as u64) << 32)
     }
     /// Writes 64-bit values to the pairs `idx`, `idx + 1` in the lanes of `mask`.
     #[inline]
     pub fn set_lanes64(&mut self, file: usize, idx: u64, mask: u32, v: &[u64; LANES]) {
         self.set_lanes(file, idx, mask, &v.map(|x| x as u32));
-        self.set_lanes(file, idx + 1, mask, &v.map(|x| (x >> 32) as u32));
+        self.set_lanes(file, idx.saturating_add(1), mask, &v.map(|x| (x >> 32) as u32));
     }
     /// Register `r` in `lane` (of either scope): `w.read(Reg::new(3)?, 0)`;
     /// a predicate reads 0 or 1.
@@ -439,13 +445,13 @@ impl Warp {
     /// A 64-bit value from the pair `idx`, `idx + 1` (low word first).
     #[inline]
     pub fn get64(&self, file: usize, idx: u64, lane: usize) -> u64 {
-        self.get(file, idx, lane) as u64 | (self.get(file, idx + 1, lane) as u64) << 32
+        self.get(file, idx, lane) as u64 | (self.get(file, idx.saturating_add(1), lane) as u64) << 32
     }
     /// Writes a 64-bit value to the pair `idx`, `idx + 1`.
     #[inline]
     pub fn set64(&mut self, file: usize, idx: u64, lane: usize, v: u64) {
         self.set(file, idx, lane, v as u32);
-        self.set(file, idx + 1, lane, (v >> 32) as u32);
+        self.set(file, idx.saturating_add(1), lane, (v >> 32) as u32);
     }
     /// Whole file as a bit mask (bit i = register i is non-zero), for the
     /// first 32 registers.
@@ -590,6 +596,19 @@ mod tests {
         assert_eq!(c.read(ConstBanks::MAX_BANKS - 1, ConstBanks::MAX_BANK_BYTES - 4), 9);
     }
 
+    /// A predicate holds 0 or 1 whatever is written (warps that behave
+    /// alike compare equal).
+    #[test]
+    fn predicates_hold_booleans() {
+        let mut w = Warp::new(&FILES);
+        w.set_warp(1, 0, 5);
+        w.set_lanes(1, 1, 1, &[2; LANES]);
+        w.set(1, 2, 9, 0x8000_0000);
+        assert_eq!((w.warp(1, 0), w.warp(1, 1), w.warp(1, 2)), (1, 1, 1));
+        w.set_warp(1, 0, 0);
+        assert_eq!(w.warp(1, 0), 0);
+    }
+
     /// A lane, register or file outside the warp reads 0, and writing it
     /// changes nothing (it used to land in another register, or panic).
     #[test]
@@ -607,6 +626,14 @@ mod tests {
         }
         w.set_lanes(2, 0, u32::MAX, &[1; LANES]);
         w.set_mask(5, 0, u32::MAX);
+        // The whole-lane and 64-bit accessors too, at numbers whose offset
+        // or successor would overflow (they read and wrote R0 in release).
+        for idx in [u64::MAX, u64::MAX - 1, 1 << 59, 1 << 62] {
+            w.set_lanes(0, idx, u32::MAX, &[7; LANES]);
+            w.set_lanes64(0, idx, u32::MAX, &[7; LANES]);
+            w.set64(0, idx, 0, u64::MAX);
+            assert_eq!((w.lanes(0, idx), w.lanes64(0, idx), w.get64(0, idx, 0)), ([0; LANES], [0; LANES], 0), "R{idx}");
+        }
         assert_eq!(w, before);
         assert_eq!(w.lanes(7, 0), [0; LANES]);
         assert!(w.checked_index(9, 0).is_err());
