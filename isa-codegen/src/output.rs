@@ -203,7 +203,7 @@ fn keep_mode(dir: &Path, meta: &std::fs::Metadata) {
 struct DirLock(#[allow(dead_code)] std::fs::File);
 
 /// Locks `dir` (`flock` on the directory itself), waiting for another
-/// run that holds it.
+/// run that holds it; on a file system without locks, goes on unlocked.
 fn lock_dir(dir: &Path) -> io::Result<DirLock> {
     let f = std::fs::File::open(dir).map_err(|e| io::Error::new(e.kind(), format!("{} cannot be opened to lock it: {e}", dir.display())))?;
     #[cfg(unix)]
@@ -212,7 +212,11 @@ fn lock_dir(dir: &Path) -> io::Result<DirLock> {
         // SAFETY: the descriptor is `f`'s, open for the whole call.
         if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
             let e = io::Error::last_os_error();
-            return Err(io::Error::new(e.kind(), format!("{} cannot be locked: {e}", dir.display())));
+            // A file system without locks (some network or FUSE ones):
+            // runs are not serialised there, as before locks were taken.
+            if !matches!(e.raw_os_error(), Some(libc::ENOLCK) | Some(libc::EOPNOTSUPP) | Some(libc::ENOSYS)) {
+                return Err(io::Error::new(e.kind(), format!("{} cannot be locked: {e}", dir.display())));
+            }
         }
     }
     Ok(DirLock(f))
