@@ -7,23 +7,8 @@ use isa_generated::*;
 use isa_runtime::sim::LANES;
 use isa_sim::Reference;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn float(&mut self) -> u32 {
-        let x = self.next();
-        match x % 8 {
-            0 => [0, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 1, 0x7F7F_FFFF, 0x0080_0000][(x >> 8) as usize % 8],
-            1 => (x >> 16) as u32 & 0x807F_FFFF, // subnormal
-            _ => (x >> 16) as u32 & 0x807F_FFFF | (((x >> 48) % 40 + 107) as u32) << 23,
-        }
-    }
-}
+mod common;
+use common::Rng;
 
 #[test]
 fn warp_ffma_equals_the_scalar_kernel_per_lane() {

@@ -21,15 +21,8 @@ use isa_generated::Instruction;
 use isa_sim::Reference;
 use std::collections::BTreeSet;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
+use common::Rng;
 
 /// Every register of every file, as (file, index).
 fn all_registers() -> Vec<(usize, u32)> {
