@@ -39,7 +39,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         .collect();
     let nfiles = Literal::usize_unsuffixed(files.len());
     let typed = files.iter().map(|(name, _)| {
-        let (t, c) = (ident(name), format_ident!("FILE_{}", name.to_ascii_uppercase()));
+        let (t, c) = (ident(name), file_const(name));
         quote! {
             impl isa_runtime::sim::FileRegister for #t {
                 const FILE: usize = #c;
@@ -50,7 +50,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
     });
     let file_items = files.iter().map(|f| &f.1);
     let file_consts = files.iter().enumerate().map(|(i, (name, _))| {
-        let c = format_ident!("FILE_{}", name.to_ascii_uppercase());
+        let c = file_const(name);
         let i = Literal::usize_unsuffixed(i);
         let d = format!(" Index of the `{name}` file in [`FILES`].");
         quote! { #[doc = #d] pub const #c: usize = #i; }
@@ -153,6 +153,11 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
     }
 }
 
+/// The `FILE_X` constant of register type `X`: its index in `FILES`.
+fn file_const(ty: &str) -> proc_macro2::Ident {
+    format_ident!("FILE_{}", ty.to_ascii_uppercase())
+}
+
 struct Ctx<'a> {
     isa: &'a Isa,
 }
@@ -207,7 +212,7 @@ impl Ctx<'_> {
 
     /// The `FILE_X` constant of a register type.
     fn file(&self, ty: &str) -> proc_macro2::Ident {
-        format_ident!("FILE_{}", ty.to_ascii_uppercase())
+        file_const(ty)
     }
 
     fn value_ty(w: &ExecWidth) -> TokenStream {
