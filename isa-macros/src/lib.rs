@@ -35,11 +35,13 @@
 //! * The spec is checked as `isa-codegen check` checks it (examples and
 //!   links too). Spec errors are compile errors at the `include` that
 //!   brought in the file; they name spec files from rustc's working
-//!   directory, as rustc names the source file (in a workspace, its root). Spec warnings are not shown (stable Rust has no
-//!   proc-macro warnings; `isa-codegen check` lists them) unless
-//!   `deny_warnings;` makes them errors, as `check --deny-warnings` does;
-//!   `allow "W010, W014";` then lets those codes pass, as `--allow` does
-//!   (warning codes only; without `deny_warnings` it changes nothing).
+//!   directory, as rustc names the source file (in a workspace, its root).
+//! * Spec warnings: stable Rust has no proc-macro warnings, so they come as
+//!   one `deprecated` warning at the `include` that brought in the first:
+//!   their count per code and the first three (`isa-codegen check` lists
+//!   them all). `deny_warnings;` makes them errors instead, as `check
+//!   --deny-warnings` does; `allow "W010, W014";` lets those codes pass
+//!   either way, as `--allow` does (warning codes only).
 //! * `isa-macros` and `isa-runtime` come from one revision of this
 //!   repository (path or git dependencies; they are not on crates.io).
 
@@ -192,6 +194,20 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
         );
         return Err(syn::Error::new(lit.span(), msg));
     };
+    // Warnings not allowed: one deprecation warning at the include that
+    // brought in the first, since stable Rust has no proc-macro warnings.
+    let mut warned = isa_dsl::Diagnostics::default();
+    warned.extend(fe.diagnostics.items.iter().filter(|d| !d.is_error() && !allowed.contains(&d.code)).cloned());
+    let notice = (!warned.is_empty()).then(|| {
+        warned.sort_by_place();
+        let span = include_of(&|d| !d.is_error() && !allowed.contains(&d.code)).span();
+        let note = warnings_note(&warned, &fe.sources);
+        quote::quote_spanned! {span=>
+            #[deprecated(note = #note)]
+            const ISA_SPEC_WARNINGS: () = ();
+            const _: () = ISA_SPEC_WARNINGS;
+        }
+    });
     let tracked = files.iter().map(|(_, p, _)| p.display().to_string());
     // The API opens with inner attributes, so it needs a module of its own.
     let module = match input.module.clone() {
@@ -212,8 +228,38 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
             // rustc record the variable that moves the base directory.
             #( const _: &[u8] = ::core::include_bytes!(#tracked); )*
             const _: ::core::option::Option<&str> = ::core::option_env!("ISA_MACRO_ROOT");
+            #notice
         }
     })
+}
+
+/// What the deprecation warning of [`expand`] says about the spec's
+/// warnings: their count per code, the first few, and how to see, deny or
+/// silence them.
+fn warnings_note(warned: &isa_dsl::Diagnostics, sources: &isa_dsl::SourceMap) -> String {
+    const FIRST: usize = 3;
+    let mut codes: Vec<(isa_dsl::Code, usize)> = Vec::new();
+    for d in &warned.items {
+        match codes.iter_mut().find(|(c, _)| *c == d.code) {
+            Some((_, n)) => *n += 1,
+            None => codes.push((d.code, 1)),
+        }
+    }
+    codes.sort_by_key(|(c, _)| c.as_str());
+    let counts: Vec<String> = codes.iter().map(|(c, n)| format!("{} \u{d7}{n}", c.as_str())).collect();
+    let n = warned.items.len();
+    let mut note = format!("the ISA spec has {n} warning{} ({}), which `isa!` cannot show as warnings of their own", if n == 1 { "" } else { "s" }, counts.join(", "));
+    note.push_str(if n > FIRST { "; the first:" } else { ":" });
+    for d in warned.items.iter().take(FIRST) {
+        let at = d.span.map_or_else(String::new, |s| format!("{}: ", sources.location(s)));
+        note.push_str(&format!("\n  {at}warning[{}]: {}", d.code.as_str(), d.message));
+    }
+    let list: Vec<&str> = codes.iter().map(|(c, _)| c.as_str()).collect();
+    note.push_str(&format!(
+        "\n`isa-codegen check` lists them all; `deny_warnings;` makes them errors; `allow \"{}\";` silences these codes",
+        list.join(", ")
+    ));
+    note
 }
 
 /// The tokens with only Clippy's lints left in their `allow` attributes

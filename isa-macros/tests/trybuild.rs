@@ -22,4 +22,5 @@ fn ui() {
     t.compile_fail("tests/ui/not_dsl.rs");
     t.compile_fail("tests/ui/keyword_isa.rs");
     t.compile_fail("tests/ui/deny_warnings.rs");
+    t.compile_fail("tests/ui/warnings.rs");
 }

@@ -6,13 +6,17 @@
 //! `forbid` (E0453), so the expansion must document every item and carry
 //! no `allow` of the compiler's own lints (they are not reported inside
 //! another crate's macro anyway).
-#![forbid(missing_docs, non_camel_case_types, non_snake_case, unused, dead_code, unreachable_patterns, unsafe_code)]
+#![forbid(missing_docs, non_camel_case_types, non_snake_case, unused, dead_code, unreachable_patterns, unsafe_code, deprecated)]
 
 isa_macros::isa! {
     // The whole spec, as `isa-codegen spec/` reads it (subfolders too:
     // the simulation hooks live in `spec/simulation/`).
     include "../../spec/**/*.txt";
     module gpu;
+    // The seeds' known defects (`isa-codegen check spec/` lists all 88):
+    // without this, `isa!` sums them up in one `deprecated` warning, which
+    // the `forbid` above would make an error.
+    allow "W001, W002, W003, W004, W005, W006, W008, W010, W014, W015, W017, W020, W025, W034, W035, W036";
 }
 
 // The built-in ISA's reference semantics for this crate's `gpu::sim::Kernels`:
