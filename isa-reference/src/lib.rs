@@ -8,8 +8,9 @@
 //! The trait is generated into each crate that embeds the ISA (`generated/`,
 //! or an `isa!` expansion), so the implementation is a macro, which Rust's
 //! orphan rule wants expanded in a crate that owns the trait or the type:
-//! [`reference_kernels!`] defines a `Reference` type where it is called and
-//! implements the generated module's `Kernels` for it:
+//! [`reference_kernels!`] defines a `Reference` type (or a name given with
+//! `as`) where it is called and implements the generated module's `Kernels`
+//! for it:
 //!
 //! ```text
 //! isa_macros::isa! { include "spec/**/*.txt"; module gpu; }
@@ -26,13 +27,18 @@ pub use isa_runtime as __runtime;
 /// Defines `pub struct Reference` here and implements for it the `Kernels`
 /// trait of the built-in ISA's generated module `$isa` (`isa_generated`, or
 /// the module an `isa!` expansion made, such as `gpu` or `crate::gpu`).
+/// `reference_kernels!(gpu as Semantics)` names the type `Semantics`
+/// instead (two expansions in one module, or a name of the caller's own).
 #[macro_export]
 macro_rules! reference_kernels {
     ($($isa:ident)::+) => {
+        $crate::reference_kernels!($($isa)::+ as Reference);
+    };
+    ($($isa:ident)::+ as $name:ident) => {
         /// The reference semantics of the built-in ISA (`isa-reference`): the
         /// `Kernels` its `execute` functions call.
         #[derive(Clone, Copy, Debug, Default)]
-        pub struct Reference;
+        pub struct $name;
 
         const _: () = {
             use $($isa)::+::sim::Kernels;
@@ -206,7 +212,7 @@ macro_rules! reference_kernels {
                 }
             }
 
-            impl Kernels for Reference {
+            impl Kernels for $name {
                 // --- operand modifiers -------------------------------------------------
 
                 fn f32_neg(&self, v: u32, m: SignModi) -> u32 {

@@ -78,6 +78,22 @@ fn reports_bad_lines_with_line_and_column() {
     assert!(errors[1].starts_with("3:") && errors[1].contains(".XYZ"), "{errors:?}");
 }
 
+/// `reference_kernels!(.. as Name)`: the kernels under a name of the
+/// caller's choosing, here beside the crate's own `Reference`.
+mod named {
+    isa_reference::reference_kernels!(isa_downstream_example::gpu as Semantics);
+}
+
+#[test]
+fn reference_kernels_take_a_type_name() {
+    let words = assemble("MOV R1, 0x40400000\nMOV R2, 0x3FC00000\nFFMA R3, R1, R2, R1\n").unwrap();
+    let mut w = gpu::sim::new_warp();
+    for word in words {
+        gpu::Instruction::decode(word).unwrap().execute(&mut w, &named::Semantics).unwrap();
+    }
+    assert_eq!(w.lane(gpu::sim::FILE_REG, 3, 0), 0x40F0_0000, "3 * 1.5 + 3 = 7.5");
+}
+
 /// The embedded ISA runs with `isa-reference`'s kernels (this crate's own
 /// `Reference`): FFMA computes 3 * 1.5 + 3, and random instructions on
 /// random warps leave the same warp as `isa-sim` does. Both apply the same
