@@ -60,6 +60,82 @@ impl core::fmt::Display for RangeError {
     }
 }
 impl std::error::Error for RangeError {}
+/// Why `from_raw_fields` made no instruction of its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawFieldsError {
+    /// No opcode has this index (there are `count`).
+    NoOpcode {
+        /// The index given.
+        index: usize,
+        /// How many opcodes there are.
+        count: usize,
+    },
+    /// The opcode has `expected` fields (constants included).
+    Count {
+        /// The opcode (`IADD_RR`).
+        opcode: &'static str,
+        /// Its number of fields.
+        expected: usize,
+        /// The number of values given.
+        given: usize,
+    },
+    /// The value has bits beyond the field's width.
+    TooWide {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// The field's width in bits.
+        width: u32,
+    },
+    /// The value fits the field but is none of its type's values.
+    NotOfType {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// The field's type.
+        type_name: &'static str,
+    },
+    /// The field is a constant of the opcode, and the value differs.
+    Constant {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// The opcode's constant.
+        constant: u64,
+    },
+}
+impl core::fmt::Display for RawFieldsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            RawFieldsError::NoOpcode { index, count } => {
+                ::core::write!(f, "no opcode has index {index} (there are {count})")
+            }
+            RawFieldsError::Count { opcode, expected, given } => {
+                ::core::write!(f, "{opcode} has {expected} fields, {given} values given")
+            }
+            RawFieldsError::TooWide { field, value, width } => {
+                ::core::write!(
+                    f, "{value:#x} does not fit in field `{field}` ({width} bits)"
+                )
+            }
+            RawFieldsError::NotOfType { field, value, type_name } => {
+                ::core::write!(
+                    f, "{value:#x} is not a value of {type_name} (field `{field}`)"
+                )
+            }
+            RawFieldsError::Constant { field, value, constant } => {
+                ::core::write!(
+                    f,
+                    "field `{field}` is the constant {constant:#x} of this opcode, not {value:#x}"
+                )
+            }
+        }
+    }
+}
+impl std::error::Error for RawFieldsError {}
 /// Why an instruction does not encode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EncodeError {
@@ -3240,694 +3316,2241 @@ impl Instruction {
         }
     }
     /// The instruction of opcode `index` (spec order) whose fields
-    /// hold `values` (as [`Self::raw_fields`] lists them); `None`
-    /// when there is no such opcode, the count is wrong, or a value
-    /// does not fit its field, is not one of its type or differs
-    /// from a constant.
-    pub fn from_raw_fields(index: usize, values: &[u64]) -> Option<Instruction> {
+    /// hold `values` (as [`Self::raw_fields`] lists them), or why
+    /// there is none: no such opcode, the wrong count of values, or
+    /// a value that does not fit its field, is not one of its type
+    /// or differs from a constant.
+    pub fn from_raw_fields(
+        index: usize,
+        values: &[u64],
+    ) -> Result<Instruction, RawFieldsError> {
         match index {
             0 => {
-                HADD2_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HADD2_RR)
+                match values.try_into() {
+                    Ok(v) => HADD2_RR::from_raw_fields(v).map(Instruction::HADD2_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HADD2_RR::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             1 => {
-                HADD2_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HADD2_RU)
+                match values.try_into() {
+                    Ok(v) => HADD2_RU::from_raw_fields(v).map(Instruction::HADD2_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HADD2_RU::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             2 => {
-                HADD2_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HADD2_RI)
+                match values.try_into() {
+                    Ok(v) => HADD2_RI::from_raw_fields(v).map(Instruction::HADD2_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HADD2_RI::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             3 => {
-                HADD2_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HADD2_RC)
+                match values.try_into() {
+                    Ok(v) => HADD2_RC::from_raw_fields(v).map(Instruction::HADD2_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HADD2_RC::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             4 => {
-                HMUL2_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMUL2_RR)
+                match values.try_into() {
+                    Ok(v) => HMUL2_RR::from_raw_fields(v).map(Instruction::HMUL2_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMUL2_RR::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             5 => {
-                HMUL2_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMUL2_RU)
+                match values.try_into() {
+                    Ok(v) => HMUL2_RU::from_raw_fields(v).map(Instruction::HMUL2_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMUL2_RU::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             6 => {
-                HMUL2_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMUL2_RI)
+                match values.try_into() {
+                    Ok(v) => HMUL2_RI::from_raw_fields(v).map(Instruction::HMUL2_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMUL2_RI::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             7 => {
-                HMUL2_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMUL2_RC)
+                match values.try_into() {
+                    Ok(v) => HMUL2_RC::from_raw_fields(v).map(Instruction::HMUL2_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMUL2_RC::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             8 => {
-                HFMA2_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RRR)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RRR::from_raw_fields(v).map(Instruction::HFMA2_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RRR::NAME,
+                            expected: 24,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             9 => {
-                HFMA2_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RRI)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RRI::from_raw_fields(v).map(Instruction::HFMA2_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RRI::NAME,
+                            expected: 21,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             10 => {
-                HFMA2_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RIR)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RIR::from_raw_fields(v).map(Instruction::HFMA2_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RIR::NAME,
+                            expected: 21,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             11 => {
-                HFMA2_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RRU)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RRU::from_raw_fields(v).map(Instruction::HFMA2_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RRU::NAME,
+                            expected: 24,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             12 => {
-                HFMA2_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RUR)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RUR::from_raw_fields(v).map(Instruction::HFMA2_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RUR::NAME,
+                            expected: 24,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             13 => {
-                HFMA2_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RRC)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RRC::from_raw_fields(v).map(Instruction::HFMA2_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RRC::NAME,
+                            expected: 24,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             14 => {
-                HFMA2_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HFMA2_RCR)
+                match values.try_into() {
+                    Ok(v) => HFMA2_RCR::from_raw_fields(v).map(Instruction::HFMA2_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HFMA2_RCR::NAME,
+                            expected: 24,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             15 => {
-                HMNMX2_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMNMX2_RR)
+                match values.try_into() {
+                    Ok(v) => HMNMX2_RR::from_raw_fields(v).map(Instruction::HMNMX2_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMNMX2_RR::NAME,
+                            expected: 21,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             16 => {
-                HMNMX2_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMNMX2_RU)
+                match values.try_into() {
+                    Ok(v) => HMNMX2_RU::from_raw_fields(v).map(Instruction::HMNMX2_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMNMX2_RU::NAME,
+                            expected: 21,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             17 => {
-                HMNMX2_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMNMX2_RI)
+                match values.try_into() {
+                    Ok(v) => HMNMX2_RI::from_raw_fields(v).map(Instruction::HMNMX2_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMNMX2_RI::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             18 => {
-                HMNMX2_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HMNMX2_RC)
+                match values.try_into() {
+                    Ok(v) => HMNMX2_RC::from_raw_fields(v).map(Instruction::HMNMX2_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HMNMX2_RC::NAME,
+                            expected: 21,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             19 => {
-                HSETP2_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSETP2_RR)
+                match values.try_into() {
+                    Ok(v) => HSETP2_RR::from_raw_fields(v).map(Instruction::HSETP2_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSETP2_RR::NAME,
+                            expected: 23,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             20 => {
-                HSETP2_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSETP2_RU)
+                match values.try_into() {
+                    Ok(v) => HSETP2_RU::from_raw_fields(v).map(Instruction::HSETP2_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSETP2_RU::NAME,
+                            expected: 23,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             21 => {
-                HSETP2_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSETP2_RI)
+                match values.try_into() {
+                    Ok(v) => HSETP2_RI::from_raw_fields(v).map(Instruction::HSETP2_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSETP2_RI::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             22 => {
-                HSETP2_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSETP2_RC)
+                match values.try_into() {
+                    Ok(v) => HSETP2_RC::from_raw_fields(v).map(Instruction::HSETP2_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSETP2_RC::NAME,
+                            expected: 23,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             23 => {
-                HSET2_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSET2_RR)
+                match values.try_into() {
+                    Ok(v) => HSET2_RR::from_raw_fields(v).map(Instruction::HSET2_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSET2_RR::NAME,
+                            expected: 23,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             24 => {
-                HSET2_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSET2_RU)
+                match values.try_into() {
+                    Ok(v) => HSET2_RU::from_raw_fields(v).map(Instruction::HSET2_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSET2_RU::NAME,
+                            expected: 23,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             25 => {
-                HSET2_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSET2_RI)
+                match values.try_into() {
+                    Ok(v) => HSET2_RI::from_raw_fields(v).map(Instruction::HSET2_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSET2_RI::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             26 => {
-                HSET2_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::HSET2_RC)
+                match values.try_into() {
+                    Ok(v) => HSET2_RC::from_raw_fields(v).map(Instruction::HSET2_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: HSET2_RC::NAME,
+                            expected: 23,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             27 => {
-                FADD_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FADD_RR)
+                match values.try_into() {
+                    Ok(v) => FADD_RR::from_raw_fields(v).map(Instruction::FADD_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FADD_RR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             28 => {
-                FADD_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FADD_RU)
+                match values.try_into() {
+                    Ok(v) => FADD_RU::from_raw_fields(v).map(Instruction::FADD_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FADD_RU::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             29 => {
-                FADD_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FADD_RI)
+                match values.try_into() {
+                    Ok(v) => FADD_RI::from_raw_fields(v).map(Instruction::FADD_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FADD_RI::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             30 => {
-                FADD_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FADD_RC)
+                match values.try_into() {
+                    Ok(v) => FADD_RC::from_raw_fields(v).map(Instruction::FADD_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FADD_RC::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             31 => {
-                FMUL_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMUL_RR)
+                match values.try_into() {
+                    Ok(v) => FMUL_RR::from_raw_fields(v).map(Instruction::FMUL_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMUL_RR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             32 => {
-                FMUL_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMUL_RU)
+                match values.try_into() {
+                    Ok(v) => FMUL_RU::from_raw_fields(v).map(Instruction::FMUL_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMUL_RU::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             33 => {
-                FMUL_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMUL_RI)
+                match values.try_into() {
+                    Ok(v) => FMUL_RI::from_raw_fields(v).map(Instruction::FMUL_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMUL_RI::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             34 => {
-                FMUL_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMUL_RC)
+                match values.try_into() {
+                    Ok(v) => FMUL_RC::from_raw_fields(v).map(Instruction::FMUL_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMUL_RC::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             35 => {
-                FFMA_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RRR)
+                match values.try_into() {
+                    Ok(v) => FFMA_RRR::from_raw_fields(v).map(Instruction::FFMA_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RRR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             36 => {
-                FFMA_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RRI)
+                match values.try_into() {
+                    Ok(v) => FFMA_RRI::from_raw_fields(v).map(Instruction::FFMA_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RRI::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             37 => {
-                FFMA_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RIR)
+                match values.try_into() {
+                    Ok(v) => FFMA_RIR::from_raw_fields(v).map(Instruction::FFMA_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RIR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             38 => {
-                FFMA_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RRU)
+                match values.try_into() {
+                    Ok(v) => FFMA_RRU::from_raw_fields(v).map(Instruction::FFMA_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RRU::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             39 => {
-                FFMA_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RUR)
+                match values.try_into() {
+                    Ok(v) => FFMA_RUR::from_raw_fields(v).map(Instruction::FFMA_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RUR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             40 => {
-                FFMA_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RRC)
+                match values.try_into() {
+                    Ok(v) => FFMA_RRC::from_raw_fields(v).map(Instruction::FFMA_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RRC::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             41 => {
-                FFMA_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FFMA_RCR)
+                match values.try_into() {
+                    Ok(v) => FFMA_RCR::from_raw_fields(v).map(Instruction::FFMA_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FFMA_RCR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             42 => {
-                FMNMX_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMNMX_RR)
+                match values.try_into() {
+                    Ok(v) => FMNMX_RR::from_raw_fields(v).map(Instruction::FMNMX_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMNMX_RR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             43 => {
-                FMNMX_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMNMX_RU)
+                match values.try_into() {
+                    Ok(v) => FMNMX_RU::from_raw_fields(v).map(Instruction::FMNMX_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMNMX_RU::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             44 => {
-                FMNMX_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMNMX_RI)
+                match values.try_into() {
+                    Ok(v) => FMNMX_RI::from_raw_fields(v).map(Instruction::FMNMX_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMNMX_RI::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             45 => {
-                FMNMX_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FMNMX_RC)
+                match values.try_into() {
+                    Ok(v) => FMNMX_RC::from_raw_fields(v).map(Instruction::FMNMX_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FMNMX_RC::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             46 => {
-                FSETP_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSETP_RR)
+                match values.try_into() {
+                    Ok(v) => FSETP_RR::from_raw_fields(v).map(Instruction::FSETP_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSETP_RR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             47 => {
-                FSETP_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSETP_RU)
+                match values.try_into() {
+                    Ok(v) => FSETP_RU::from_raw_fields(v).map(Instruction::FSETP_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSETP_RU::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             48 => {
-                FSETP_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSETP_RI)
+                match values.try_into() {
+                    Ok(v) => FSETP_RI::from_raw_fields(v).map(Instruction::FSETP_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSETP_RI::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             49 => {
-                FSETP_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSETP_RC)
+                match values.try_into() {
+                    Ok(v) => FSETP_RC::from_raw_fields(v).map(Instruction::FSETP_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSETP_RC::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             50 => {
-                FSET_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSET_RR)
+                match values.try_into() {
+                    Ok(v) => FSET_RR::from_raw_fields(v).map(Instruction::FSET_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSET_RR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             51 => {
-                FSET_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSET_RU)
+                match values.try_into() {
+                    Ok(v) => FSET_RU::from_raw_fields(v).map(Instruction::FSET_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSET_RU::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             52 => {
-                FSET_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSET_RI)
+                match values.try_into() {
+                    Ok(v) => FSET_RI::from_raw_fields(v).map(Instruction::FSET_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSET_RI::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             53 => {
-                FSET_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSET_RC)
+                match values.try_into() {
+                    Ok(v) => FSET_RC::from_raw_fields(v).map(Instruction::FSET_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSET_RC::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             54 => {
-                FSEL_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSEL_RR)
+                match values.try_into() {
+                    Ok(v) => FSEL_RR::from_raw_fields(v).map(Instruction::FSEL_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSEL_RR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             55 => {
-                FSEL_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSEL_RU)
+                match values.try_into() {
+                    Ok(v) => FSEL_RU::from_raw_fields(v).map(Instruction::FSEL_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSEL_RU::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             56 => {
-                FSEL_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSEL_RI)
+                match values.try_into() {
+                    Ok(v) => FSEL_RI::from_raw_fields(v).map(Instruction::FSEL_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSEL_RI::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             57 => {
-                FSEL_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FSEL_RC)
+                match values.try_into() {
+                    Ok(v) => FSEL_RC::from_raw_fields(v).map(Instruction::FSEL_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FSEL_RC::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             58 => {
-                FCHK_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FCHK_RR)
+                match values.try_into() {
+                    Ok(v) => FCHK_RR::from_raw_fields(v).map(Instruction::FCHK_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FCHK_RR::NAME,
+                            expected: 14,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             59 => {
-                FCHK_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FCHK_RU)
+                match values.try_into() {
+                    Ok(v) => FCHK_RU::from_raw_fields(v).map(Instruction::FCHK_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FCHK_RU::NAME,
+                            expected: 14,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             60 => {
-                FCHK_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FCHK_RI)
+                match values.try_into() {
+                    Ok(v) => FCHK_RI::from_raw_fields(v).map(Instruction::FCHK_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FCHK_RI::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             61 => {
-                FCHK_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::FCHK_RC)
+                match values.try_into() {
+                    Ok(v) => FCHK_RC::from_raw_fields(v).map(Instruction::FCHK_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FCHK_RC::NAME,
+                            expected: 14,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
-            62 => I2F_R::from_raw_fields(values.try_into().ok()?).map(Instruction::I2F_R),
-            63 => I2F_C::from_raw_fields(values.try_into().ok()?).map(Instruction::I2F_C),
-            64 => I2F_U::from_raw_fields(values.try_into().ok()?).map(Instruction::I2F_U),
-            65 => F2F_R::from_raw_fields(values.try_into().ok()?).map(Instruction::F2F_R),
-            66 => F2F_U::from_raw_fields(values.try_into().ok()?).map(Instruction::F2F_U),
-            67 => F2F_C::from_raw_fields(values.try_into().ok()?).map(Instruction::F2F_C),
-            68 => F2I_R::from_raw_fields(values.try_into().ok()?).map(Instruction::F2I_R),
-            69 => F2I_U::from_raw_fields(values.try_into().ok()?).map(Instruction::F2I_U),
-            70 => F2I_C::from_raw_fields(values.try_into().ok()?).map(Instruction::F2I_C),
+            62 => {
+                match values.try_into() {
+                    Ok(v) => I2F_R::from_raw_fields(v).map(Instruction::I2F_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2F_R::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            63 => {
+                match values.try_into() {
+                    Ok(v) => I2F_C::from_raw_fields(v).map(Instruction::I2F_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2F_C::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            64 => {
+                match values.try_into() {
+                    Ok(v) => I2F_U::from_raw_fields(v).map(Instruction::I2F_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2F_U::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            65 => {
+                match values.try_into() {
+                    Ok(v) => F2F_R::from_raw_fields(v).map(Instruction::F2F_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2F_R::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            66 => {
+                match values.try_into() {
+                    Ok(v) => F2F_U::from_raw_fields(v).map(Instruction::F2F_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2F_U::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            67 => {
+                match values.try_into() {
+                    Ok(v) => F2F_C::from_raw_fields(v).map(Instruction::F2F_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2F_C::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            68 => {
+                match values.try_into() {
+                    Ok(v) => F2I_R::from_raw_fields(v).map(Instruction::F2I_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2I_R::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            69 => {
+                match values.try_into() {
+                    Ok(v) => F2I_U::from_raw_fields(v).map(Instruction::F2I_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2I_U::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
+            70 => {
+                match values.try_into() {
+                    Ok(v) => F2I_C::from_raw_fields(v).map(Instruction::F2I_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2I_C::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
+            }
             71 => {
-                FRND_R::from_raw_fields(values.try_into().ok()?).map(Instruction::FRND_R)
+                match values.try_into() {
+                    Ok(v) => FRND_R::from_raw_fields(v).map(Instruction::FRND_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FRND_R::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             72 => {
-                FRND_U::from_raw_fields(values.try_into().ok()?).map(Instruction::FRND_U)
+                match values.try_into() {
+                    Ok(v) => FRND_U::from_raw_fields(v).map(Instruction::FRND_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FRND_U::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             73 => {
-                FRND_C::from_raw_fields(values.try_into().ok()?).map(Instruction::FRND_C)
+                match values.try_into() {
+                    Ok(v) => FRND_C::from_raw_fields(v).map(Instruction::FRND_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: FRND_C::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             74 => {
-                F2FP_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2FP_RRR)
+                match values.try_into() {
+                    Ok(v) => F2FP_RRR::from_raw_fields(v).map(Instruction::F2FP_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2FP_RRR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             75 => {
-                F2FP_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2FP_RUR)
+                match values.try_into() {
+                    Ok(v) => F2FP_RUR::from_raw_fields(v).map(Instruction::F2FP_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2FP_RUR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             76 => {
-                F2FP_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2FP_RIR)
+                match values.try_into() {
+                    Ok(v) => F2FP_RIR::from_raw_fields(v).map(Instruction::F2FP_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2FP_RIR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             77 => {
-                F2FP_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2FP_RCR)
+                match values.try_into() {
+                    Ok(v) => F2FP_RCR::from_raw_fields(v).map(Instruction::F2FP_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2FP_RCR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             78 => {
-                F2IP_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2IP_RRR)
+                match values.try_into() {
+                    Ok(v) => F2IP_RRR::from_raw_fields(v).map(Instruction::F2IP_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2IP_RRR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             79 => {
-                F2IP_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2IP_RUR)
+                match values.try_into() {
+                    Ok(v) => F2IP_RUR::from_raw_fields(v).map(Instruction::F2IP_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2IP_RUR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             80 => {
-                F2IP_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2IP_RCR)
+                match values.try_into() {
+                    Ok(v) => F2IP_RCR::from_raw_fields(v).map(Instruction::F2IP_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2IP_RCR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             81 => {
-                F2IP_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::F2IP_RIR)
+                match values.try_into() {
+                    Ok(v) => F2IP_RIR::from_raw_fields(v).map(Instruction::F2IP_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: F2IP_RIR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             82 => {
-                IADD_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IADD_RR)
+                match values.try_into() {
+                    Ok(v) => IADD_RR::from_raw_fields(v).map(Instruction::IADD_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IADD_RR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             83 => {
-                IADD_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IADD_RU)
+                match values.try_into() {
+                    Ok(v) => IADD_RU::from_raw_fields(v).map(Instruction::IADD_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IADD_RU::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             84 => {
-                IADD_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IADD_RI)
+                match values.try_into() {
+                    Ok(v) => IADD_RI::from_raw_fields(v).map(Instruction::IADD_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IADD_RI::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             85 => {
-                IADD_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IADD_RC)
+                match values.try_into() {
+                    Ok(v) => IADD_RC::from_raw_fields(v).map(Instruction::IADD_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IADD_RC::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             86 => {
-                IMAD_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RRR)
+                match values.try_into() {
+                    Ok(v) => IMAD_RRR::from_raw_fields(v).map(Instruction::IMAD_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RRR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             87 => {
-                IMAD_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RRI)
+                match values.try_into() {
+                    Ok(v) => IMAD_RRI::from_raw_fields(v).map(Instruction::IMAD_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RRI::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             88 => {
-                IMAD_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RIR)
+                match values.try_into() {
+                    Ok(v) => IMAD_RIR::from_raw_fields(v).map(Instruction::IMAD_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RIR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             89 => {
-                IMAD_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RRC)
+                match values.try_into() {
+                    Ok(v) => IMAD_RRC::from_raw_fields(v).map(Instruction::IMAD_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RRC::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             90 => {
-                IMAD_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RCR)
+                match values.try_into() {
+                    Ok(v) => IMAD_RCR::from_raw_fields(v).map(Instruction::IMAD_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RCR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             91 => {
-                IMAD_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RRU)
+                match values.try_into() {
+                    Ok(v) => IMAD_RRU::from_raw_fields(v).map(Instruction::IMAD_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RRU::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             92 => {
-                IMAD_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_RUR)
+                match values.try_into() {
+                    Ok(v) => IMAD_RUR::from_raw_fields(v).map(Instruction::IMAD_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_RUR::NAME,
+                            expected: 18,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             93 => {
-                IMAD_WIDE_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_WIDE_RRR)
+                match values.try_into() {
+                    Ok(v) => {
+                        IMAD_WIDE_RRR::from_raw_fields(v).map(Instruction::IMAD_WIDE_RRR)
+                    }
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_WIDE_RRR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             94 => {
-                IMAD_WIDE_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_WIDE_RIR)
+                match values.try_into() {
+                    Ok(v) => {
+                        IMAD_WIDE_RIR::from_raw_fields(v).map(Instruction::IMAD_WIDE_RIR)
+                    }
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_WIDE_RIR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             95 => {
-                IMAD_WIDE_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_WIDE_RRC)
+                match values.try_into() {
+                    Ok(v) => {
+                        IMAD_WIDE_RRC::from_raw_fields(v).map(Instruction::IMAD_WIDE_RRC)
+                    }
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_WIDE_RRC::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             96 => {
-                IMAD_WIDE_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_WIDE_RCR)
+                match values.try_into() {
+                    Ok(v) => {
+                        IMAD_WIDE_RCR::from_raw_fields(v).map(Instruction::IMAD_WIDE_RCR)
+                    }
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_WIDE_RCR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             97 => {
-                IMAD_WIDE_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_WIDE_RRU)
+                match values.try_into() {
+                    Ok(v) => {
+                        IMAD_WIDE_RRU::from_raw_fields(v).map(Instruction::IMAD_WIDE_RRU)
+                    }
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_WIDE_RRU::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             98 => {
-                IMAD_WIDE_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMAD_WIDE_RUR)
+                match values.try_into() {
+                    Ok(v) => {
+                        IMAD_WIDE_RUR::from_raw_fields(v).map(Instruction::IMAD_WIDE_RUR)
+                    }
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMAD_WIDE_RUR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             99 => {
-                IDP2A_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RRR)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RRR::from_raw_fields(v).map(Instruction::IDP2A_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RRR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             100 => {
-                IDP2A_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RRI)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RRI::from_raw_fields(v).map(Instruction::IDP2A_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RRI::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             101 => {
-                IDP2A_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RIR)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RIR::from_raw_fields(v).map(Instruction::IDP2A_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RIR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             102 => {
-                IDP2A_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RRC)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RRC::from_raw_fields(v).map(Instruction::IDP2A_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RRC::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             103 => {
-                IDP2A_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RCR)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RCR::from_raw_fields(v).map(Instruction::IDP2A_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RCR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             104 => {
-                IDP2A_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RRU)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RRU::from_raw_fields(v).map(Instruction::IDP2A_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RRU::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             105 => {
-                IDP2A_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP2A_RUR)
+                match values.try_into() {
+                    Ok(v) => IDP2A_RUR::from_raw_fields(v).map(Instruction::IDP2A_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP2A_RUR::NAME,
+                            expected: 17,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             106 => {
-                IDP4A_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RRR)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RRR::from_raw_fields(v).map(Instruction::IDP4A_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RRR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             107 => {
-                IDP4A_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RRI)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RRI::from_raw_fields(v).map(Instruction::IDP4A_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RRI::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             108 => {
-                IDP4A_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RIR)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RIR::from_raw_fields(v).map(Instruction::IDP4A_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RIR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             109 => {
-                IDP4A_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RRC)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RRC::from_raw_fields(v).map(Instruction::IDP4A_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RRC::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             110 => {
-                IDP4A_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RCR)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RCR::from_raw_fields(v).map(Instruction::IDP4A_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RCR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             111 => {
-                IDP4A_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RRU)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RRU::from_raw_fields(v).map(Instruction::IDP4A_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RRU::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             112 => {
-                IDP4A_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IDP4A_RUR)
+                match values.try_into() {
+                    Ok(v) => IDP4A_RUR::from_raw_fields(v).map(Instruction::IDP4A_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IDP4A_RUR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             113 => {
-                IMUL_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMUL_RR)
+                match values.try_into() {
+                    Ok(v) => IMUL_RR::from_raw_fields(v).map(Instruction::IMUL_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMUL_RR::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             114 => {
-                IMUL_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMUL_RU)
+                match values.try_into() {
+                    Ok(v) => IMUL_RU::from_raw_fields(v).map(Instruction::IMUL_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMUL_RU::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             115 => {
-                IMUL_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMUL_RI)
+                match values.try_into() {
+                    Ok(v) => IMUL_RI::from_raw_fields(v).map(Instruction::IMUL_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMUL_RI::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             116 => {
-                IMUL_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMUL_RC)
+                match values.try_into() {
+                    Ok(v) => IMUL_RC::from_raw_fields(v).map(Instruction::IMUL_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMUL_RC::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             117 => {
-                LEA_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LEA_RRR)
+                match values.try_into() {
+                    Ok(v) => LEA_RRR::from_raw_fields(v).map(Instruction::LEA_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LEA_RRR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             118 => {
-                LEA_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LEA_RIR)
+                match values.try_into() {
+                    Ok(v) => LEA_RIR::from_raw_fields(v).map(Instruction::LEA_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LEA_RIR::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             119 => {
-                LEA_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LEA_RCR)
+                match values.try_into() {
+                    Ok(v) => LEA_RCR::from_raw_fields(v).map(Instruction::LEA_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LEA_RCR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             120 => {
-                LEA_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LEA_RUR)
+                match values.try_into() {
+                    Ok(v) => LEA_RUR::from_raw_fields(v).map(Instruction::LEA_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LEA_RUR::NAME,
+                            expected: 20,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             121 => {
-                IABS_R::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_R)
+                match values.try_into() {
+                    Ok(v) => IABS_R::from_raw_fields(v).map(Instruction::IABS_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IABS_R::NAME,
+                            expected: 9,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             122 => {
-                IABS_U::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_U)
+                match values.try_into() {
+                    Ok(v) => IABS_U::from_raw_fields(v).map(Instruction::IABS_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IABS_U::NAME,
+                            expected: 9,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             123 => {
-                IABS_I::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_I)
+                match values.try_into() {
+                    Ok(v) => IABS_I::from_raw_fields(v).map(Instruction::IABS_I),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IABS_I::NAME,
+                            expected: 9,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             124 => {
-                IABS_C::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_C)
+                match values.try_into() {
+                    Ok(v) => IABS_C::from_raw_fields(v).map(Instruction::IABS_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IABS_C::NAME,
+                            expected: 9,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             125 => {
-                IMNMX_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMNMX_RR)
+                match values.try_into() {
+                    Ok(v) => IMNMX_RR::from_raw_fields(v).map(Instruction::IMNMX_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMNMX_RR::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             126 => {
-                IMNMX_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMNMX_RU)
+                match values.try_into() {
+                    Ok(v) => IMNMX_RU::from_raw_fields(v).map(Instruction::IMNMX_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMNMX_RU::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             127 => {
-                IMNMX_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMNMX_RI)
+                match values.try_into() {
+                    Ok(v) => IMNMX_RI::from_raw_fields(v).map(Instruction::IMNMX_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMNMX_RI::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             128 => {
-                IMNMX_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::IMNMX_RC)
+                match values.try_into() {
+                    Ok(v) => IMNMX_RC::from_raw_fields(v).map(Instruction::IMNMX_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: IMNMX_RC::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             129 => {
-                P2R_RR::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RR)
+                match values.try_into() {
+                    Ok(v) => P2R_RR::from_raw_fields(v).map(Instruction::P2R_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: P2R_RR::NAME,
+                            expected: 11,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             130 => {
-                P2R_RU::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RU)
+                match values.try_into() {
+                    Ok(v) => P2R_RU::from_raw_fields(v).map(Instruction::P2R_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: P2R_RU::NAME,
+                            expected: 11,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             131 => {
-                P2R_RI::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RI)
+                match values.try_into() {
+                    Ok(v) => P2R_RI::from_raw_fields(v).map(Instruction::P2R_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: P2R_RI::NAME,
+                            expected: 11,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             132 => {
-                P2R_RC::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RC)
+                match values.try_into() {
+                    Ok(v) => P2R_RC::from_raw_fields(v).map(Instruction::P2R_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: P2R_RC::NAME,
+                            expected: 11,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             133 => {
-                R2P_RR::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RR)
+                match values.try_into() {
+                    Ok(v) => R2P_RR::from_raw_fields(v).map(Instruction::R2P_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: R2P_RR::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             134 => {
-                R2P_RU::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RU)
+                match values.try_into() {
+                    Ok(v) => R2P_RU::from_raw_fields(v).map(Instruction::R2P_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: R2P_RU::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             135 => {
-                R2P_RI::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RI)
+                match values.try_into() {
+                    Ok(v) => R2P_RI::from_raw_fields(v).map(Instruction::R2P_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: R2P_RI::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             136 => {
-                R2P_RC::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RC)
+                match values.try_into() {
+                    Ok(v) => R2P_RC::from_raw_fields(v).map(Instruction::R2P_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: R2P_RC::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             137 => {
-                ISETP_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISETP_RR)
+                match values.try_into() {
+                    Ok(v) => ISETP_RR::from_raw_fields(v).map(Instruction::ISETP_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISETP_RR::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             138 => {
-                ISETP_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISETP_RU)
+                match values.try_into() {
+                    Ok(v) => ISETP_RU::from_raw_fields(v).map(Instruction::ISETP_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISETP_RU::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             139 => {
-                ISETP_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISETP_RI)
+                match values.try_into() {
+                    Ok(v) => ISETP_RI::from_raw_fields(v).map(Instruction::ISETP_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISETP_RI::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             140 => {
-                ISETP_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISETP_RC)
+                match values.try_into() {
+                    Ok(v) => ISETP_RC::from_raw_fields(v).map(Instruction::ISETP_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISETP_RC::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             141 => {
-                ISET_RR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISET_RR)
+                match values.try_into() {
+                    Ok(v) => ISET_RR::from_raw_fields(v).map(Instruction::ISET_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISET_RR::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             142 => {
-                ISET_RU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISET_RU)
+                match values.try_into() {
+                    Ok(v) => ISET_RU::from_raw_fields(v).map(Instruction::ISET_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISET_RU::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             143 => {
-                ISET_RI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISET_RI)
+                match values.try_into() {
+                    Ok(v) => ISET_RI::from_raw_fields(v).map(Instruction::ISET_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISET_RI::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             144 => {
-                ISET_RC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::ISET_RC)
+                match values.try_into() {
+                    Ok(v) => ISET_RC::from_raw_fields(v).map(Instruction::ISET_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: ISET_RC::NAME,
+                            expected: 19,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             145 => {
-                SEL_RR::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RR)
+                match values.try_into() {
+                    Ok(v) => SEL_RR::from_raw_fields(v).map(Instruction::SEL_RR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SEL_RR::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             146 => {
-                SEL_RU::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RU)
+                match values.try_into() {
+                    Ok(v) => SEL_RU::from_raw_fields(v).map(Instruction::SEL_RU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SEL_RU::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             147 => {
-                SEL_RI::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RI)
+                match values.try_into() {
+                    Ok(v) => SEL_RI::from_raw_fields(v).map(Instruction::SEL_RI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SEL_RI::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             148 => {
-                SEL_RC::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RC)
+                match values.try_into() {
+                    Ok(v) => SEL_RC::from_raw_fields(v).map(Instruction::SEL_RC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SEL_RC::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             149 => {
-                LOP3_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LOP3_RRR)
+                match values.try_into() {
+                    Ok(v) => LOP3_RRR::from_raw_fields(v).map(Instruction::LOP3_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LOP3_RRR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             150 => {
-                LOP3_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LOP3_RIR)
+                match values.try_into() {
+                    Ok(v) => LOP3_RIR::from_raw_fields(v).map(Instruction::LOP3_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LOP3_RIR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             151 => {
-                LOP3_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LOP3_RCR)
+                match values.try_into() {
+                    Ok(v) => LOP3_RCR::from_raw_fields(v).map(Instruction::LOP3_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LOP3_RCR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             152 => {
-                LOP3_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::LOP3_RUR)
+                match values.try_into() {
+                    Ok(v) => LOP3_RUR::from_raw_fields(v).map(Instruction::LOP3_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: LOP3_RUR::NAME,
+                            expected: 16,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             153 => {
-                PLOP3_X::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PLOP3_X)
+                match values.try_into() {
+                    Ok(v) => PLOP3_X::from_raw_fields(v).map(Instruction::PLOP3_X),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PLOP3_X::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             154 => {
-                PLOP3_U::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PLOP3_U)
+                match values.try_into() {
+                    Ok(v) => PLOP3_U::from_raw_fields(v).map(Instruction::PLOP3_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PLOP3_U::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             155 => {
-                SHF_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RRR)
+                match values.try_into() {
+                    Ok(v) => SHF_RRR::from_raw_fields(v).map(Instruction::SHF_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RRR::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             156 => {
-                SHF_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RRI)
+                match values.try_into() {
+                    Ok(v) => SHF_RRI::from_raw_fields(v).map(Instruction::SHF_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RRI::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             157 => {
-                SHF_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RIR)
+                match values.try_into() {
+                    Ok(v) => SHF_RIR::from_raw_fields(v).map(Instruction::SHF_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RIR::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             158 => {
-                SHF_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RRC)
+                match values.try_into() {
+                    Ok(v) => SHF_RRC::from_raw_fields(v).map(Instruction::SHF_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RRC::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             159 => {
-                SHF_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RCR)
+                match values.try_into() {
+                    Ok(v) => SHF_RCR::from_raw_fields(v).map(Instruction::SHF_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RCR::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             160 => {
-                SHF_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RRU)
+                match values.try_into() {
+                    Ok(v) => SHF_RRU::from_raw_fields(v).map(Instruction::SHF_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RRU::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             161 => {
-                SHF_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SHF_RUR)
+                match values.try_into() {
+                    Ok(v) => SHF_RUR::from_raw_fields(v).map(Instruction::SHF_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SHF_RUR::NAME,
+                            expected: 15,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             162 => {
-                MOV_R::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_R)
+                match values.try_into() {
+                    Ok(v) => MOV_R::from_raw_fields(v).map(Instruction::MOV_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: MOV_R::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             163 => {
-                MOV_U::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_U)
+                match values.try_into() {
+                    Ok(v) => MOV_U::from_raw_fields(v).map(Instruction::MOV_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: MOV_U::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             164 => {
-                MOV_I::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_I)
+                match values.try_into() {
+                    Ok(v) => MOV_I::from_raw_fields(v).map(Instruction::MOV_I),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: MOV_I::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             165 => {
-                MOV_C::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_C)
+                match values.try_into() {
+                    Ok(v) => MOV_C::from_raw_fields(v).map(Instruction::MOV_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: MOV_C::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             166 => {
-                PRMT_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RRR)
+                match values.try_into() {
+                    Ok(v) => PRMT_RRR::from_raw_fields(v).map(Instruction::PRMT_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RRR::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             167 => {
-                PRMT_RRI::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RRI)
+                match values.try_into() {
+                    Ok(v) => PRMT_RRI::from_raw_fields(v).map(Instruction::PRMT_RRI),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RRI::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             168 => {
-                PRMT_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RIR)
+                match values.try_into() {
+                    Ok(v) => PRMT_RIR::from_raw_fields(v).map(Instruction::PRMT_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RIR::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             169 => {
-                PRMT_RRC::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RRC)
+                match values.try_into() {
+                    Ok(v) => PRMT_RRC::from_raw_fields(v).map(Instruction::PRMT_RRC),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RRC::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             170 => {
-                PRMT_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RCR)
+                match values.try_into() {
+                    Ok(v) => PRMT_RCR::from_raw_fields(v).map(Instruction::PRMT_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RCR::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             171 => {
-                PRMT_RRU::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RRU)
+                match values.try_into() {
+                    Ok(v) => PRMT_RRU::from_raw_fields(v).map(Instruction::PRMT_RRU),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RRU::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             172 => {
-                PRMT_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::PRMT_RUR)
+                match values.try_into() {
+                    Ok(v) => PRMT_RUR::from_raw_fields(v).map(Instruction::PRMT_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: PRMT_RUR::NAME,
+                            expected: 12,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             173 => {
-                I2I_R::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_R)
+                match values.try_into() {
+                    Ok(v) => I2I_R::from_raw_fields(v).map(Instruction::I2I_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2I_R::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             174 => {
-                I2I_U::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_U)
+                match values.try_into() {
+                    Ok(v) => I2I_U::from_raw_fields(v).map(Instruction::I2I_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2I_U::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             175 => {
-                I2I_I::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_I)
+                match values.try_into() {
+                    Ok(v) => I2I_I::from_raw_fields(v).map(Instruction::I2I_I),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2I_I::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             176 => {
-                I2I_C::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_C)
+                match values.try_into() {
+                    Ok(v) => I2I_C::from_raw_fields(v).map(Instruction::I2I_C),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2I_C::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             177 => {
-                I2IP_RRR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::I2IP_RRR)
+                match values.try_into() {
+                    Ok(v) => I2IP_RRR::from_raw_fields(v).map(Instruction::I2IP_RRR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2IP_RRR::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             178 => {
-                I2IP_RUR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::I2IP_RUR)
+                match values.try_into() {
+                    Ok(v) => I2IP_RUR::from_raw_fields(v).map(Instruction::I2IP_RUR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2IP_RUR::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             179 => {
-                I2IP_RIR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::I2IP_RIR)
+                match values.try_into() {
+                    Ok(v) => I2IP_RIR::from_raw_fields(v).map(Instruction::I2IP_RIR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2IP_RIR::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             180 => {
-                I2IP_RCR::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::I2IP_RCR)
+                match values.try_into() {
+                    Ok(v) => I2IP_RCR::from_raw_fields(v).map(Instruction::I2IP_RCR),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: I2IP_RCR::NAME,
+                            expected: 13,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             181 => {
-                R2UR_R::from_raw_fields(values.try_into().ok()?).map(Instruction::R2UR_R)
+                match values.try_into() {
+                    Ok(v) => R2UR_R::from_raw_fields(v).map(Instruction::R2UR_R),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: R2UR_R::NAME,
+                            expected: 9,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             182 => {
-                SETGPR_U::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::SETGPR_U)
+                match values.try_into() {
+                    Ok(v) => SETGPR_U::from_raw_fields(v).map(Instruction::SETGPR_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: SETGPR_U::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
             183 => {
-                GETGPR_U::from_raw_fields(values.try_into().ok()?)
-                    .map(Instruction::GETGPR_U)
+                match values.try_into() {
+                    Ok(v) => GETGPR_U::from_raw_fields(v).map(Instruction::GETGPR_U),
+                    Err(_) => {
+                        Err(RawFieldsError::Count {
+                            opcode: GETGPR_U::NAME,
+                            expected: 10,
+                            given: values.len(),
+                        })
+                    }
+                }
             }
-            _ => None,
+            _ => {
+                Err(RawFieldsError::NoOpcode {
+                    index,
+                    count: 184,
+                })
+            }
         }
     }
     /// Raw value of every field (constants included), in spec order.

@@ -574,7 +574,7 @@ fn gen_opcodes(isa: &Isa) -> TokenStream {
         //! `encode` (to the 128-bit word) and `decode` (from it).
         #![allow(non_camel_case_types, clippy::all)]
         use super::types::*;
-        use super::{constant_bits_owner, DecodeError, EncodeError};
+        use super::{constant_bits_owner, DecodeError, EncodeError, RawFieldsError};
 
         /// The `m`-masked bits of `w` from bit `at` (a field's raw value).
         #[inline(always)]
@@ -601,10 +601,19 @@ fn gen_opcodes(isa: &Isa) -> TokenStream {
             };
         }
 
-        /// The bits of raw value `v` for the field from bit `at` (mask `m`);
-        /// `None` unless it fits and `ok` (it is a value of the field's type).
+        /// The bits of raw value `v` for field `field` (of type `ty`) from
+        /// bit `at` (mask `m`), unless it does not fit or is not `ok` (a
+        /// value of the type).
         #[inline(always)]
-        const fn take(v: u64, at: u32, m: u64, ok: bool) -> Option<u128> { if ok && v & !m == 0 { Some((v as u128) << at) } else { None } }
+        const fn take(v: u64, at: u32, m: u64, ok: bool, field: &'static str, ty: &'static str) -> Result<u128, RawFieldsError> {
+            if v & !m != 0 {
+                Err(RawFieldsError::TooWide { field, value: v, width: m.count_ones() })
+            } else if !ok {
+                Err(RawFieldsError::NotOfType { field, value: v, type_name: ty })
+            } else {
+                Ok((v as u128) << at)
+            }
+        }
 
                 #( #items )*
     }
@@ -800,12 +809,23 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
         let k = Literal::usize_unsuffixed(k);
         if f.is_constant() {
             let c = Literal::u64_suffixed(f.default_value().unwrap_or(0));
-            quote! { if v[#k] != #c { return None; } }
+            let (field, width) = (&*f.name, Literal::u32_unsuffixed(f.width));
+            let m = Literal::u64_unsuffixed(mask64(f.width));
+            quote! {
+                if v[#k] != #c {
+                    return Err(if v[#k] & !#m != 0 {
+                        RawFieldsError::TooWide { field: #field, value: v[#k], width: #width }
+                    } else {
+                        RawFieldsError::Constant { field: #field, value: v[#k], constant: #c }
+                    });
+                }
+            }
         } else {
             let t = ident(&f.ty_name);
             let m = Literal::u64_unsuffixed(mask64(f.width));
             let at = Literal::u32_unsuffixed(f.start);
-            quote! { w |= take(v[#k], #at, #m, #t::from_raw(v[#k]).is_some())?; }
+            let (field, ty) = (&*f.name, &*f.ty_name);
+            quote! { w |= take(v[#k], #at, #m, #t::from_raw(v[#k]).is_some(), #field, #ty)?; }
         }
     });
     let nfields = Literal::usize_unsuffixed(op.fields.len());
@@ -946,10 +966,10 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
             /// order, as [`Self::raw_fields`] lists them) hold these raw
             /// values; `None` when a value does not fit its field, is not a
             /// value of its type, or differs from a constant.
-            pub fn from_raw_fields(v: [u64; #nfields]) -> Option<Self> {
+            pub fn from_raw_fields(v: [u64; #nfields]) -> Result<Self, RawFieldsError> {
                 let mut w = Self::FIXED_BITS;
                 #( #takes )*
-                Some(Self::of(w))
+                Ok(Self::of(w))
             }
 
             /// Raw value of every field (constants included), in spec order.
@@ -1006,6 +1026,8 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let n = isa.opcodes.len();
     let dispatch = gen_dispatch(isa, plan);
     let indices = (0..n).map(Literal::usize_unsuffixed);
+    let counts = isa.opcodes.iter().map(|o| Literal::usize_unsuffixed(o.fields.len()));
+    let n_ops = Literal::usize_unsuffixed(n);
     let match_encode = match_self(quote! { #( Instruction::#names(i) => i.encode(), )* }, n);
     let match_to_word = match_self(quote! { #( Instruction::#names(i) => i.to_word(), )* }, n);
     let match_set_word = match_self(quote! { #( Instruction::#names(i) => *i = #names::of(w), )* }, n);
@@ -1051,6 +1073,67 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
         }
         impl std::error::Error for RangeError {}
+
+        /// Why `from_raw_fields` made no instruction of its values.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum RawFieldsError {
+            /// No opcode has this index (there are `count`).
+            NoOpcode {
+                /// The index given.
+                index: usize,
+                /// How many opcodes there are.
+                count: usize,
+            },
+            /// The opcode has `expected` fields (constants included).
+            Count {
+                /// The opcode (`IADD_RR`).
+                opcode: &'static str,
+                /// Its number of fields.
+                expected: usize,
+                /// The number of values given.
+                given: usize,
+            },
+            /// The value has bits beyond the field's width.
+            TooWide {
+                /// The field.
+                field: &'static str,
+                /// The value given.
+                value: u64,
+                /// The field's width in bits.
+                width: u32,
+            },
+            /// The value fits the field but is none of its type's values.
+            NotOfType {
+                /// The field.
+                field: &'static str,
+                /// The value given.
+                value: u64,
+                /// The field's type.
+                type_name: &'static str,
+            },
+            /// The field is a constant of the opcode, and the value differs.
+            Constant {
+                /// The field.
+                field: &'static str,
+                /// The value given.
+                value: u64,
+                /// The opcode's constant.
+                constant: u64,
+            },
+        }
+
+        impl core::fmt::Display for RawFieldsError {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match *self {
+                    RawFieldsError::NoOpcode { index, count } => ::core::write!(f, "no opcode has index {index} (there are {count})"),
+                    RawFieldsError::Count { opcode, expected, given } => ::core::write!(f, "{opcode} has {expected} fields, {given} values given"),
+                    RawFieldsError::TooWide { field, value, width } => ::core::write!(f, "{value:#x} does not fit in field `{field}` ({width} bits)"),
+                    RawFieldsError::NotOfType { field, value, type_name } => ::core::write!(f, "{value:#x} is not a value of {type_name} (field `{field}`)"),
+                    RawFieldsError::Constant { field, value, constant } => ::core::write!(f, "field `{field}` is the constant {constant:#x} of this opcode, not {value:#x}"),
+                }
+            }
+        }
+        impl std::error::Error for RawFieldsError {}
 
         /// Why an instruction does not encode.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1260,14 +1343,17 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
 
             /// The instruction of opcode `index` (spec order) whose fields
-            /// hold `values` (as [`Self::raw_fields`] lists them); `None`
-            /// when there is no such opcode, the count is wrong, or a value
-            /// does not fit its field, is not one of its type or differs
-            /// from a constant.
-            pub fn from_raw_fields(index: usize, values: &[u64]) -> Option<Instruction> {
+            /// hold `values` (as [`Self::raw_fields`] lists them), or why
+            /// there is none: no such opcode, the wrong count of values, or
+            /// a value that does not fit its field, is not one of its type
+            /// or differs from a constant.
+            pub fn from_raw_fields(index: usize, values: &[u64]) -> Result<Instruction, RawFieldsError> {
                 match index {
-                    #( #indices => #names::from_raw_fields(values.try_into().ok()?).map(Instruction::#names), )*
-                    _ => None,
+                    #( #indices => match values.try_into() {
+                        Ok(v) => #names::from_raw_fields(v).map(Instruction::#names),
+                        Err(_) => Err(RawFieldsError::Count { opcode: #names::NAME, expected: #counts, given: values.len() }),
+                    }, )*
+                    _ => Err(RawFieldsError::NoOpcode { index, count: #n_ops }),
                 }
             }
 

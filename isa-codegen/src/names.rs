@@ -58,7 +58,7 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
     "Send", "Sync", "Sized", "Unpin", "Drop", "Fn", "FnMut", "FnOnce", "Iterator", "IntoIterator", "DoubleEndedIterator",
     "ExactSizeIterator", "Extend", "PartialEq", "Eq", "PartialOrd", "Ord", "AsRef", "AsMut", "Into", "From", "TryFrom", "TryInto",
     "FromIterator", "Debug", "Hash",
-    "Instruction", "Decoded", "DecodeError", "EncodeError", "RangeError", "WrongOpcode", "Kernels", "types", "opcodes", "text", "sim",
+    "Instruction", "Decoded", "DecodeError", "EncodeError", "RangeError", "RawFieldsError", "WrongOpcode", "Kernels", "types", "opcodes", "text", "sim",
     // The simulator's, imported into `sim` beside the spec's types.
     "Fault", "FileRegister", "FileSpec", "RegRange", "Registers", "Warp",
 ];

@@ -21,7 +21,7 @@
 use isa_codegen::interp::{Codec, DecodeError};
 use isa_dsl::ir::Isa;
 use isa_tests::{random_raw, random_valid, Rng};
-use isa_generated::Instruction;
+use isa_generated::{Instruction, RawFieldsError};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -185,7 +185,7 @@ fn encode_agrees_with_the_opcodes_own_checks_and_the_interpreter() {
     for _ in 0..1_000_000 {
         let op = rng.below(isa().opcodes.len());
         let raw = random_raw(isa(), op, &mut rng);
-        let Some(i) = Instruction::from_raw_fields(op, &raw.values) else {
+        let Ok(i) = Instruction::from_raw_fields(op, &raw.values) else {
             // Only values outside their type: the interpreter refuses them too.
             assert!(matches!(codec.encode(&raw), Err(isa_codegen::interp::EncodeError::InvalidValue { .. })), "{raw:?}");
             continue;
@@ -263,12 +263,71 @@ fn optype_names_are_the_declared_parents() {
 fn from_raw_fields_rejects_what_does_not_fit() {
     let i = Instruction::from(isa_generated::IADD_RR::DEFAULT);
     let mut v = i.raw_fields();
-    assert_eq!(Instruction::from_raw_fields(i.index(), &v), Some(i));
-    assert_eq!(Instruction::from_raw_fields(i.index(), &v[1..]), None, "a value missing");
-    assert_eq!(Instruction::from_raw_fields(999, &v), None, "no such opcode");
-    let optype = isa_generated::IADD_RR::FIELD_NAMES.iter().position(|n| *n == "optype").unwrap();
-    v[optype] ^= 1;
-    assert_eq!(Instruction::from_raw_fields(i.index(), &v), None, "a constant changed");
+    let n = v.len();
+    assert_eq!(Instruction::from_raw_fields(i.index(), &v), Ok(i));
+    let e = Instruction::from_raw_fields(i.index(), &v[1..]).unwrap_err();
+    assert_eq!(e, RawFieldsError::Count { opcode: "IADD_RR", expected: n, given: n - 1 }, "a value missing");
+    assert_eq!(e.to_string(), format!("IADD_RR has {n} fields, {} values given", n - 1));
+    let e = Instruction::from_raw_fields(999, &v).unwrap_err();
+    assert_eq!(e, RawFieldsError::NoOpcode { index: 999, count: isa().opcodes.len() }, "no such opcode");
+    let at = |name: &str| isa_generated::IADD_RR::FIELD_NAMES.iter().position(|n| *n == name).unwrap();
+    let mut w = v.clone();
+    w[at("optype")] ^= 1;
+    let e = Instruction::from_raw_fields(i.index(), &w).unwrap_err();
+    assert!(matches!(e, RawFieldsError::Constant { field: "optype", .. }), "a constant changed: {e:?}");
+    assert!(e.to_string().starts_with("field `optype` is the constant 0x"), "{e}");
+    // `rd` is a Reg of 8 bits.
+    v[at("rd")] = 256;
+    let e = Instruction::from_raw_fields(i.index(), &v).unwrap_err();
+    assert_eq!(e, RawFieldsError::TooWide { field: "rd", value: 256, width: 8 });
+    assert_eq!(e.to_string(), "0x100 does not fit in field `rd` (8 bits)");
+}
+
+/// `from_raw_fields` refuses exactly the values the interpreter's encoder
+/// refuses before its `__Exception` rules, with the same field and reason:
+/// random values of random opcodes, a fifth of them broken (too wide, not a
+/// value of an enum, a constant changed, a value missing or added).
+#[test]
+fn from_raw_fields_refuses_what_the_interpreter_refuses() {
+    use isa_codegen::interp::EncodeError as E;
+    let codec = Codec::new(isa());
+    let mut rng = Rng(29);
+    let mut seen = [0usize; 5];
+    for _ in 0..200_000 {
+        let op = rng.below(isa().opcodes.len());
+        let mut raw = random_raw(isa(), op, &mut rng);
+        let k = rng.below(raw.values.len());
+        match rng.below(10) {
+            0 => raw.values[k] = rng.next() >> rng.below(64),
+            1 => raw.values[k] = raw.values[k].wrapping_add(1 + rng.below(3) as u64),
+            2 if rng.below(8) == 0 => drop(raw.values.pop()),
+            3 if rng.below(8) == 0 => raw.values.push(0),
+            _ => {}
+        }
+        let ours = Instruction::from_raw_fields(op, &raw.values);
+        let theirs = codec.encode(&raw);
+        match (&ours, &theirs) {
+            (Ok(_), Ok(_) | Err(E::Exception { .. })) => seen[0] += 1,
+            (Err(RawFieldsError::TooWide { field, value, .. }), Err(E::OutOfRange { field: f, value: v, .. })) => {
+                assert_eq!((*field, *value), (f.as_str(), *v));
+                seen[1] += 1;
+            }
+            (Err(RawFieldsError::NotOfType { field, value, .. }), Err(E::InvalidValue { field: f, value: v, .. })) => {
+                assert_eq!((*field, *value), (f.as_str(), *v));
+                seen[2] += 1;
+            }
+            (Err(RawFieldsError::Constant { field, value, .. }), Err(E::WrongConstant { field: f, value: v, .. })) => {
+                assert_eq!((*field, *value), (f.as_str(), *v));
+                seen[3] += 1;
+            }
+            (Err(RawFieldsError::Count { expected, given, .. }), Err(E::FieldCount { expected: x, got, .. })) => {
+                assert_eq!((*expected, *given), (*x, *got));
+                seen[4] += 1;
+            }
+            _ => panic!("{raw:?}: generated {ours:?}, interpreted {theirs:?}"),
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 100), "every outcome often: {seen:?}");
 }
 
 #[test]
