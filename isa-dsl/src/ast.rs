@@ -80,6 +80,9 @@ pub struct Decl {
     pub span: Span,
     /// Values of a bit-field type.
     pub values: Vec<EnumValue>,
+    /// Names of a bit-field type's value lines that did not parse (reported),
+    /// so that their uses are not reported again.
+    pub broken_values: Vec<String>,
     /// Properties of an operand type, the ISA or a value format.
     pub properties: Vec<Property>,
     /// Hook lines of a `__DefSimulation`.

@@ -596,6 +596,11 @@ fn why_unbound(op: &Opcode, order: &[&OperandRef], claimed: &[bool], taker: &[Op
         }
         return format!("`{}` has no `Order<...>`, whose entries the template's operands are bound to", op.name);
     }
+    // An entry that names no field (a typo, W007) is the likelier cause than the order.
+    if let Some(e) = order.iter().find(|e| e.index.is_empty() && op.field(&e.name).is_none() && !op.is_broken(&e.name)) {
+        let near = isa_runtime::spelling::nearest(&e.name, op.fields.iter().map(|f| &*f.name)).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default();
+        return format!("{shown} names `{}`, which is no field of `{}`{near}", e.name, op.name);
+    }
     let left: Vec<&str> = (0..order.len()).filter(|&i| !claimed[i] && order[i].index.is_empty() && op.field(&order[i].name).is_some()).map(|i| order[i].name.as_str()).collect();
     let took = |i: usize| taker[i].map(|k| format!("`{}` took `{}`", form.operands[k].name, order[i].name));
     match left.as_slice() {

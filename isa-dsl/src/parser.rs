@@ -151,6 +151,19 @@ pub(crate) fn miscased_keyword(head: &str) -> Option<(&str, &'static str)> {
     (*k != word).then_some((word, *k))
 }
 
+/// The declaration keyword a header's first word misspells (`__DefOpcod`),
+/// if it is none and one is near.
+fn misspelt_keyword(head: &str) -> Option<(&str, &'static str)> {
+    let word = &head[..head.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(head.len())];
+    if DECL_KEYWORDS.contains(&word) {
+        return None;
+    }
+    // Near in what follows `__Def`, the part that differs between them.
+    let rest = word.strip_prefix("__Def")?;
+    let near = isa_runtime::spelling::nearest(rest, DECL_KEYWORDS.iter().map(|k| &k[5..]))?;
+    DECL_KEYWORDS.iter().find(|k| k[5..] == *near).map(|k| (word, *k))
+}
+
 /// [`line_kind`], remembering the answer for lines that start no
 /// declaration: section headers repeat (`  __Encoding` 184 times and more),
 /// declaration headers do not.
@@ -235,15 +248,22 @@ fn error_pos(e: &pest::error::Error<Rule>) -> usize {
     }
 }
 
-/// The name a field line that did not parse most likely declares: the word
-/// after its type (`field<32, 8> Reg rb` without `;` declares `rb`).
+/// The name a field line that did not parse most likely declares, so that
+/// its uses are not reported again: the last word before its `=` or `;`
+/// (`field<32, 8> Reg rb` without `;`, `field<16, 8 Reg rd;`, a full-width
+/// `；`, or the keyword misspelt as `feild`), full-width letters and digits
+/// read as ASCII.
 fn field_name_guess(line: &str) -> Option<String> {
-    let rest = line.trim_start().strip_prefix("field")?;
-    let after = &rest[rest.find('>')? + 1..];
-    let name = after.split_whitespace().nth(1)?;
-    let name = name.split([';', '=']).next()?;
+    let t = line.trim_start();
+    let keyword: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    if keyword != "field" && isa_runtime::spelling::nearest(&keyword, ["field"].into_iter()).is_none() {
+        return None;
+    }
+    let ascii: String = t.chars().map(|c| ascii_of_full_width(c).unwrap_or(c)).collect();
+    let decl = ascii.split(['=', ';']).next()?;
+    let name = decl.split_whitespace().last()?;
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
-    (!name.is_empty() && name.chars().all(word)).then(|| name.to_string())
+    (name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && name.chars().all(word)).then(|| name.to_string())
 }
 
 /// Whether a line is blank or a `//` comment.
@@ -629,11 +649,17 @@ impl Cx<'_> {
                 if rule == Rule::decl_head && line.value[pos..].starts_with(',') && line.value[..pos].contains('[') {
                     expected = "a declaration has one parent: `[Parent]`".to_string();
                 }
-                let end = line.value[pos..].chars().next().map(|c| pos + c.len_utf8()).unwrap_or(pos);
-                diags.push(
-                    Diagnostic::new(code, line.span.sub(pos, end), format!("malformed {what}"))
-                        .with_label(expected),
-                );
+                let at = line.value[pos..].chars().next();
+                let end = at.map(|c| pos + c.len_utf8()).unwrap_or(pos);
+                let one_line = rule == Rule::exception_line && expected.starts_with("missing `;`");
+                let mut d = Diagnostic::new(code, line.span.sub(pos, end), format!("malformed {what}")).with_label(expected);
+                if let Some((c, ascii)) = at.and_then(|c| ascii_of_full_width(c).map(|a| (c, a))) {
+                    d = d.with_note(format!("`{c}` is the full-width (U+{:04X}) form of `{ascii}`: write the ASCII `{ascii}`", c as u32));
+                }
+                if one_line {
+                    d = d.with_note("a rule is one line: its condition cannot go on to the next");
+                }
+                diags.push(d);
                 None
             }
         }
@@ -655,6 +681,13 @@ impl Cx<'_> {
             diags.push(
                 Diagnostic::new(Code::MalformedDecl, header.span.sub(lead, lead + word.len()), format!("unknown declaration keyword `{word}`"))
                     .with_label(format!("keywords are case-sensitive: did you mean `{keyword}`?")),
+            );
+            return None;
+        }
+        if let Some((word, keyword)) = misspelt_keyword(&header.value[lead..]) {
+            diags.push(
+                Diagnostic::new(Code::MalformedDecl, header.span.sub(lead, lead + word.len()), format!("unknown declaration keyword `{word}`"))
+                    .with_label(format!("did you mean `{keyword}`?")),
             );
             return None;
         }
@@ -735,7 +768,8 @@ impl Cx<'_> {
                 Diagnostic::new(Code::MalformedDecl, name.span, format!("`{}` needs a width", kind.keyword()))
                     .with_label(format!("write `{}<N>`", name.value)),
             );
-            return None;
+            // Kept without one: the type is then refused where types are
+            // built, so its uses are not reported as undefined again.
         }
         if !needs_width {
             if let Some(w) = &width {
@@ -777,6 +811,7 @@ impl Cx<'_> {
             properties: Vec::new(),
             hooks: Vec::new(),
             sections: Vec::new(),
+            broken_values: Vec::new(),
             skipped_section: false,
         })
     }
@@ -800,6 +835,12 @@ impl Cx<'_> {
             DeclKind::BitFieldType => {
                 let Some(p) = self.parse_line(Rule::enum_value_line, line, Code::MalformedEnumValue, "value", diags)
                 else {
+                    // `NoX = 0x0` without its `;`, `NoX = 0xG;`: the name is still the first word.
+                    let t = line.value.trim_start();
+                    let n = t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+                    if n > 0 {
+                        decl.broken_values.push(t[..n].to_string());
+                    }
                     return;
                 };
                 let mut name = None;
@@ -960,14 +1001,47 @@ impl Cx<'_> {
                             s.directives.push(d);
                         }
                     }
+                // `InList pg, ra;`: a directive without its `<..>` would be prose.
+                SectionKind::OperandInfo if !in_fence && bare_directive(line.value).is_some() => {
+                    let (word, at) = bare_directive(line.value).unwrap_or_default();
+                    let end = line.value[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                    diags.push(
+                        Diagnostic::new(Code::MalformedDirective, line.span.sub(at, end), "malformed directive")
+                            .with_label(format!("expected `<` after `{word}`"))
+                            .with_note(format!("write `{word}<...>;`")),
+                    );
+                }
                 SectionKind::Exception
                     if !in_fence && looks_like_directive(line.value) => {
                         if let Some(e) = self.exception(line, diags) {
                             s.exceptions.push(e);
                         }
                     }
+                // A rule's condition on a line of its own (a wrapped rule, or
+                // one without `EncodingError<..> =`) would be prose, and the
+                // rule silently weaker or gone.
+                SectionKind::Exception if !in_fence && looks_like_condition(line.value) => {
+                    diags.push(
+                        Diagnostic::new(Code::MalformedException, trim_span(line), "a condition outside any rule")
+                            .with_label("not read: no `EncodingError<Kind, \"message\"> =` before it on this line")
+                            .with_note("a rule is one line: `EncodingError<Kind, \"message\"> = condition;`"),
+                    );
+                }
                 SectionKind::Examples | SectionKind::Semantics if in_fence => {
                     s.code_lines.push(Spanned { value: line.value.to_string(), span: line.span });
+                }
+                // Only the lines of a code block are examples and templates:
+                // one that looks like them outside any is named, not dropped.
+                SectionKind::Examples | SectionKind::Syntax if looks_like_assembly(line.value) => {
+                    let what = if kind == SectionKind::Syntax { "template" } else { "example" };
+                    diags.push(
+                        Diagnostic::new(Code::UnknownSection, trim_span(line), format!("{what} outside a code block"))
+                            .with_label(format!("not read as a{} {what}", if what == "example" { "n" } else { "" }))
+                            .with_note(format!("the {what}s of `__{}` are the lines of a ```asm block", kind.name())),
+                    );
+                    if kind == SectionKind::Syntax {
+                        s.broken_templates += 1;
+                    }
                 }
                 SectionKind::Simulation => {
                     if is_blank_or_comment(line.value) || s.simulation.is_some() {
@@ -1060,7 +1134,16 @@ impl Cx<'_> {
             Rule::bitwidth_directive => {
                 let mut it = d.into_inner();
                 let operand = self.offset_ident(line, &it.next()?);
-                let expr = self.expr(line, it.next()?);
+                let e = it.next()?;
+                // A width is computed, not compared: a number past i64 would
+                // saturate into it.
+                for n in e.clone().into_inner().flatten().filter(|p| p.as_rule() == Rule::int) {
+                    if parse_int(n.as_str()).is_none_or(|v| v > i64::MAX as u64) {
+                        diags.push(Diagnostic::new(Code::ValueTooWide, self.offset_span(line, &n), "number does not fit in 64 bits"));
+                        return None;
+                    }
+                }
+                let expr = self.expr(line, e);
                 Directive::Bitwidth { operand, expr, span }
             }
             Rule::asm_format_directive => {
@@ -1394,6 +1477,53 @@ fn looks_like_directive(s: &str) -> bool {
     starts_ident && t[n..].trim_start_matches([' ', '\t']).starts_with('<')
 }
 
+/// A line of an `__OperandInfo` section that starts with a directive's name
+/// but not its `<` (`InList pg, ra;`): ASCII, ending with `;`. Gives the
+/// name and the offset where the `<` should be.
+fn bare_directive(s: &str) -> Option<(&'static str, usize)> {
+    let code = s.split("//").next().unwrap_or("").trim_end();
+    if !code.is_ascii() || !code.ends_with(';') || looks_like_directive(s) {
+        return None;
+    }
+    let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
+    let n = s[lead..].bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let word = DIRECTIVES.iter().find(|d| **d == &s[lead..lead + n])?;
+    let at = lead + n + (s[lead + n..].len() - s[lead + n..].trim_start_matches([' ', '\t']).len());
+    Some((word, at))
+}
+
+/// Whether a line of an `__Exception` section that is no rule reads as a
+/// condition: ASCII only, and opening with a parenthesis, `!`, `and`, `or`,
+/// `not`, `&&` or `||`, or comparing with `==` or `!=`.
+fn looks_like_condition(s: &str) -> bool {
+    let t = s.trim();
+    if t.is_empty() || t.starts_with("//") || !t.is_ascii() {
+        return false;
+    }
+    let word = t.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    t.starts_with(['(', '!']) || ["and", "or", "not"].contains(&word) || t.starts_with("&&") || t.starts_with("||") || t.contains("==") || t.contains("!=")
+}
+
+/// Whether a line outside a code block reads as assembly (an example or a
+/// template): ASCII before any `//`, an upper-case mnemonic first (after a
+/// guard `@P0`), and a `;` at its end or a `$` control.
+fn looks_like_assembly(s: &str) -> bool {
+    let code = s.split("//").next().unwrap_or("").trim();
+    if !code.is_ascii() || !(code.ends_with(';') || code.contains('$')) {
+        return false;
+    }
+    let code = match code.strip_prefix('@') {
+        Some(rest) => rest.split_once([' ', '\t']).map_or("", |(_, r)| r.trim_start()),
+        None => code,
+    };
+    let mnemonic: &str = code.split([' ', '\t', '{', ';']).next().unwrap_or("");
+    let head = mnemonic.split('.').next().unwrap_or("");
+    head.len() >= 2
+        && head.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && head.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && mnemonic.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+}
+
 fn looks_like_value_list(s: &str) -> bool {
     let t = s.trim_start().trim_start_matches('.');
     let name_len = t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
@@ -1408,6 +1538,23 @@ pub fn parse_int(s: &str) -> Option<u64> {
         u64::from_str_radix(b, 2).ok()
     } else {
         s.parse().ok()
+    }
+}
+
+/// The ASCII character a full-width or CJK punctuation character stands
+/// for (`，` for `,`, `；` for `;`, `２` for `2`), as an input method types
+/// them in a spec written in Chinese.
+fn ascii_of_full_width(c: char) -> Option<char> {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '\u{3000}' => Some(' '),
+        '、' => Some(','),
+        '。' => Some('.'),
+        '“' | '”' => Some('"'),
+        '‘' | '’' => Some('\''),
+        '【' => Some('['),
+        '】' => Some(']'),
+        _ => None,
     }
 }
 
@@ -1480,6 +1627,75 @@ mod cache_tests {
         let (reused, fresh) = (&fb.decls[0].sections[0].fields[0], &fresh.decls[0].sections[0].fields[0]);
         assert_eq!(format!("{reused:?}"), format!("{fresh:?}"));
         assert_eq!(reused.ty.span.file, FileId(1));
+    }
+}
+
+#[cfg(test)]
+mod line_shape_tests {
+    use super::*;
+
+    #[test]
+    fn conditions_outside_rules_are_told_from_prose() {
+        for line in ["    and (ftz == \"FTZ\");", "(a == \"B\") or (c == \"D\");", "  || x != 1", "not (a)", "!a"] {
+            assert!(looks_like_condition(line), "{line}");
+        }
+        for line in ["", "// (a == b)", "TODO: more rules", "规则：a == b 时非法", "Android devices", "order matters"] {
+            assert!(!looks_like_condition(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn assembly_outside_code_blocks_is_told_from_prose() {
+        for line in ["IMUL R0, R1, R2;", "@!P0 IADD.X R1, R2, R3 ;  // 注释", "LEA.HI.X.SX32 Rd, Ra      $sched $req ;", "HADD2{.FTZ} Rd, Ra $sched $req"] {
+            assert!(looks_like_assembly(line), "{line}");
+        }
+        for line in ["例如：IMUL R0, R1;", "The IMUL instruction multiplies;", "IMUL computes the low half.", "A;", ".rnd = {.RN*, .RZ};", "// IMUL R0, R1;"] {
+            assert!(!looks_like_assembly(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_directive_without_its_angle_brackets_is_found() {
+        assert_eq!(bare_directive("    InList pg, ra;"), Some(("InList", 11)));
+        assert_eq!(bare_directive("Order  rd, ra; // x"), Some(("Order", 7)));
+        assert_eq!(bare_directive("    InList<pg, ra>;"), None);
+        assert_eq!(bare_directive("Order of the operands is fixed."), None);
+        assert_eq!(bare_directive("Ordering rd, ra;"), None);
+    }
+
+    #[test]
+    fn a_broken_field_line_still_names_its_field() {
+        for (line, name) in [
+            ("    field<32, 8> Reg rb", "rb"),
+            ("    field<16,  8> Reg rd；", "rd"),
+            ("    field<16,  8 Reg rd;", "rd"),
+            ("    feild<16, 8> Reg rd = R0;", "rd"),
+            ("    field<16, 8> Reg rd２;", "rd2"),
+            ("    field<97, 1> SignModi rb.neg = False", "rb.neg"),
+        ] {
+            assert_eq!(field_name_guess(line).as_deref(), Some(name), "{line}");
+        }
+        assert_eq!(field_name_guess("    something else;"), None);
+        assert_eq!(field_name_guess("    field<16, 8> Reg 8;"), None);
+    }
+
+    #[test]
+    fn full_width_punctuation_maps_to_ascii() {
+        assert_eq!(ascii_of_full_width('，'), Some(','));
+        assert_eq!(ascii_of_full_width('；'), Some(';'));
+        assert_eq!(ascii_of_full_width('（'), Some('('));
+        assert_eq!(ascii_of_full_width('２'), Some('2'));
+        assert_eq!(ascii_of_full_width('、'), Some(','));
+        assert_eq!(ascii_of_full_width('a'), None);
+        assert_eq!(ascii_of_full_width('字'), None);
+    }
+
+    #[test]
+    fn a_misspelt_declaration_keyword_gets_the_nearest() {
+        assert_eq!(misspelt_keyword("__DefOpcod X : [Y]"), Some(("__DefOpcod", "__DefOpcode")));
+        assert_eq!(misspelt_keyword("__DefGrup G : [ALL]"), Some(("__DefGrup", "__DefGroup")));
+        assert_eq!(misspelt_keyword("__DefThing Z"), None);
+        assert_eq!(misspelt_keyword("__DefOpcode X : [Y]"), None);
     }
 }
 

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// from the [`Prepared`] chains, independently of the others. `files` are in
 /// reading order.
 pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics) -> (Isa, Prepared) {
-    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new(), failed_types: BTreeSet::new() };
+    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new(), failed_types: BTreeSet::new(), undefined: BTreeMap::new(), broken_values: BTreeSet::new(), past_width: (0, 0), width_span: None };
     let decls: Vec<(&ast::Decl, (usize, usize))> =
         files.iter().enumerate().flat_map(|(fi, f)| f.decls.iter().enumerate().map(move |(di, d)| (d, (fi, di)))).collect();
     let refs: Vec<&ast::Decl> = decls.iter().map(|(d, _)| *d).collect();
@@ -36,6 +36,8 @@ pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics
     r.simulations(&refs);
     r.lone_domains(&refs);
     r.isa_names(&refs, &prepared);
+    r.count_undefined();
+    r.sum_up_past_width();
     (r.isa, prepared)
 }
 
@@ -93,7 +95,21 @@ struct Resolver<'a> {
     /// Types declared with an error (already reported): fields of these
     /// types are dropped without a second, "undefined type" diagnostic.
     failed_types: BTreeSet<String>,
+    /// Undefined type names reported (E020): where in `diags`, and how many
+    /// more uses there are.
+    undefined: BTreeMap<String, (usize, usize)>,
+    /// (type, value) of bit-field value lines that did not parse (E005):
+    /// a default or constant naming one is not reported again.
+    broken_values: BTreeSet<(String, String)>,
+    /// Fields past the instruction's width (E031): how many, and the last
+    /// bit of the furthest; past [`PAST_WIDTH_SHOWN`], one summary at `Width`.
+    past_width: (usize, u128),
+    /// Where the ISA gives its `Width`.
+    width_span: Option<Span>,
 }
+
+/// How many fields past the instruction's width are reported one by one.
+const PAST_WIDTH_SHOWN: usize = 3;
 
 /// A class declaration (group, optype or opcode) and its resolved parent.
 struct Class<'a> {
@@ -136,7 +152,10 @@ impl<'a> Resolver<'a> {
             self.isa.name = first.name.value.clone();
             for p in &first.properties {
                 match (p.key.value.as_str(), &p.value.value, &p.name) {
-                    ("Width", PropertyValue::Int(w), None) if (1..=128).contains(w) => self.isa.width = *w as u32,
+                    ("Width", PropertyValue::Int(w), None) if (1..=128).contains(w) => {
+                        self.isa.width = *w as u32;
+                        self.width_span = Some(p.value.span);
+                    }
                     ("Width", _, _) => {
                         self.err(Code::MalformedProperty, p.value.span, "`Width` must be a number from 1 to 128");
                     }
@@ -184,17 +203,51 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// E020 for a use of type `name`, with the nearest type's name; nothing
+    /// E020 for the first use of type `name`, with the nearest type's name
+    /// (later uses are counted, see [`Resolver::count_undefined`]); nothing
     /// for a type whose declaration failed (reported there).
     fn undefined_type(&mut self, name: &str, span: Span) {
         if self.failed_types.contains(name) {
+            return;
+        }
+        if let Some((_, more)) = self.undefined.get_mut(name) {
+            *more += 1;
             return;
         }
         let mut d = Diagnostic::new(Code::UndefinedType, span, format!("undefined type `{name}`"));
         if let Some(s) = nearest(name, self.type_ids.keys().map(|s| s.as_str())) {
             d = d.with_label(format!("did you mean `{s}`?"));
         }
+        self.undefined.insert(name.to_string(), (self.diags.items.len(), 0));
         self.diags.push(d);
+    }
+
+    /// One E031 for the fields past the instruction's width beyond the first
+    /// few: a `Width` too small is one mistake, reported where it is given.
+    fn sum_up_past_width(&mut self) {
+        let (n, last) = self.past_width;
+        if n <= PAST_WIDTH_SHOWN {
+            return;
+        }
+        let w = self.isa.width;
+        let msg = format!("{n} fields end past bit {}, the last bit of the instruction ({PAST_WIDTH_SHOWN} shown)", w - 1);
+        let d = match self.width_span {
+            Some(span) => Diagnostic::new(Code::FieldOutOfRange, span, msg).with_label(format!("the instruction is {w} bits wide")),
+            None => Diagnostic::new(Code::FieldOutOfRange, None, msg),
+        };
+        self.diags.push(d.with_note(format!("the furthest ends at bit {last}")));
+    }
+
+    /// Adds to each E020 how many more uses of its type there are: a type
+    /// missing from the files given (one checked alone, without `base/`) is
+    /// one mistake, not one per field.
+    fn count_undefined(&mut self) {
+        for &(at, more) in self.undefined.values() {
+            if more > 0 {
+                let s = if more == 1 { "" } else { "s" };
+                self.diags.items[at].notes.push(format!("{more} more use{s} of it not reported"));
+            }
+        }
     }
 
     /// Checks what the ISA declaration names, once the rest is known: the
@@ -222,7 +275,15 @@ impl<'a> Resolver<'a> {
                     // no near miss among those.
                     if let Some(near) = nearest(name, fields.iter().copied()).filter(|_| name.len() >= 3) {
                         let e = self.err(Code::MalformedProperty, p.value.span, format!("`{key}` names `{name}`, which is no field of any group, optype or opcode"));
-                        e.notes.push(format!("did you mean `{near}`?"));
+                        e.notes.push(format!("did you mean `{near}`? (read as that)"));
+                        // Read as the near miss, so that one typo costs one
+                        // error rather than a report on every use of the field.
+                        let near = near.to_string();
+                        if key == "Guard" {
+                            self.isa.guard = Some(near);
+                        } else if let Some(c) = self.isa.control_fields.iter_mut().find(|c| *c == name) {
+                            *c = near;
+                        }
                     }
                 }
                 "Literal" => match self.type_ids.get(name).map(|&t| &self.isa.types[t].kind) {
@@ -249,6 +310,9 @@ impl<'a> Resolver<'a> {
     // --- types --------------------------------------------------------------
 
     fn types(&mut self, decls: &[&ast::Decl]) {
+        for d in decls.iter().filter(|d| d.kind == DeclKind::BitFieldType) {
+            self.broken_values.extend(d.broken_values.iter().map(|v| (d.name.value.clone(), v.clone())));
+        }
         let mut first_seen: BTreeMap<String, Span> = BTreeMap::new();
         // Each register prefix and where it is given: two files with one
         // prefix would read `R1` as either.
@@ -866,6 +930,11 @@ impl<'a> Resolver<'a> {
         // In u128: `start + width` of two u64 numbers must not wrap.
         if f.start.value as u128 + f.width.value as u128 > isa_width as u128 {
             let last = f.start.value as u128 + f.width.value as u128 - 1;
+            self.past_width.0 += 1;
+            self.past_width.1 = self.past_width.1.max(last);
+            if self.past_width.0 > PAST_WIDTH_SHOWN {
+                return None;
+            }
             self.err(
                 Code::FieldOutOfRange,
                 f.span,
@@ -914,6 +983,9 @@ impl<'a> Resolver<'a> {
         let t = &self.isa.types[ty];
         let text = v.value.as_str();
         let enc = encode_literal(t, text);
+        if enc.is_none() && self.broken_values.contains(&(t.name.clone(), text.to_string())) {
+            return None;
+        }
         if enc.is_none() {
             let expected = match &t.kind {
                 TypeKind::Enum { values } => {
