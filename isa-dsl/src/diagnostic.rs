@@ -299,12 +299,13 @@ impl Diagnostics {
     pub fn len(&self) -> usize {
         self.items.len() + self.unkept.0 + self.unkept.1
     }
-    /// Sorts by [`Code::rank`] (broken declarations first), then file and
-    /// position, code and message, and drops exact duplicates (a rule
-    /// inherited by many opcodes is reported once).
+    /// Sorts by [`Code::rank`] (broken declarations first), then errors
+    /// before warnings (a spec's known warnings do not bury a new error),
+    /// then file and position, code and message, and drops exact
+    /// duplicates (a rule inherited by many opcodes is reported once).
     pub fn sort(&mut self) {
         self.items.sort_by(|a, b| {
-            (a.code.rank(), a.span, a.code, &a.message).cmp(&(b.code.rank(), b.span, b.code, &b.message))
+            (a.code.rank(), !a.is_error(), a.span, a.code, &a.message).cmp(&(b.code.rank(), !b.is_error(), b.span, b.code, &b.message))
         });
         // The same problem found again (an inherited field or rule, checked
         // once per opcode) is reported once, with the first one's notes and
