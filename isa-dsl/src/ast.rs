@@ -83,6 +83,9 @@ pub struct Decl {
     /// Names of a bit-field type's value lines that did not parse (reported),
     /// so that their uses are not reported again.
     pub broken_values: Vec<String>,
+    /// Body lines that did not parse (reported): a `__DefSimulation`'s
+    /// hook line, an operand type's or the ISA's property.
+    pub broken_lines: usize,
     /// Properties of an operand type, the ISA or a value format.
     pub properties: Vec<Property>,
     /// Hook lines of a `__DefSimulation`.

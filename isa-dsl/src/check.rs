@@ -31,6 +31,22 @@ pub fn check_opcode(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut Di
     check_expressions(isa, op, siblings, diags);
     check_directives(isa, op, diags);
     check_guard_default(isa, op, diags);
+    check_orphan_sub_fields(op, diags);
+}
+
+/// W038: a sub-field (`rbb.neg`) whose field (`rbb`) the opcode does not
+/// have, most likely a typo of a sub-field it does (`rb.neg`).
+fn check_orphan_sub_fields(op: &Opcode, diags: &mut Diagnostics) {
+    for f in &op.fields {
+        let Some((base, part)) = f.name.split_once('.') else { continue };
+        if op.field(base).is_some() || op.is_broken(base) {
+            continue;
+        }
+        let bases = op.fields.iter().filter(|g| !g.name.contains('.')).map(|g| &*g.name);
+        let near = isa_runtime::spelling::nearest(base, bases).map_or_else(String::new, |n| format!(": did you mean `{n}.{part}`?"));
+        let msg = format!("sub-field `{}` of `{base}`, a field the opcode does not have", f.name);
+        diags.push(Diagnostic::new(Code::OrphanSubField, f.loc.span.or(op.loc.span), msg).with_label(format!("no field `{base}`{near}")).in_opcode(&op.name));
+    }
 }
 
 /// W030: the ISA's guard field without a default. Every line without

@@ -126,6 +126,7 @@ codes! {
     HookInputNotListed = "W035", Warning, "simulation reads an operand InList does not name";
     MessageNamesNoField = "W036", Warning, "an exception rule's message names a field the opcode does not have";
     TemplateCommas = "W037", Warning, "syntax template with a comma missing or doubled between operands";
+    OrphanSubField = "W038", Warning, "sub-field (such as rb.neg) of a field the opcode does not have";
 }
 
 impl Code {

@@ -36,6 +36,10 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
         return out;
     }
     let Some(hook) = ot.effective_hook() else {
+        // A hook line that did not parse is reported there.
+        if ot.broken_hook {
+            return out;
+        }
         diags.push(
             Diagnostic::new(Code::NoSimulation, ot.loc.span, format!("`{}` has no simulation hook; it cannot execute", ot.name))
                 .with_note("give it one with `__DefSimulation Optype` and a hook line `vd = kernel(va: Domain, ...);`"),

@@ -260,6 +260,10 @@ pub struct Optype {
     /// Template lines that did not parse (reported as E009).
     #[serde(skip)]
     pub broken_templates: usize,
+    /// Its `__DefSimulation` hook line did not parse (reported as E013):
+    /// the missing hook is no second mistake.
+    #[serde(skip)]
+    pub broken_hook: bool,
     /// Its `__Syntax` value lists, in order.
     pub value_lists: Vec<ValueList>,
     /// Its prose sections.

@@ -659,6 +659,13 @@ impl Cx<'_> {
                 if one_line {
                     d = d.with_note("a rule is one line: its condition cannot go on to the next");
                 }
+                // `Prefix = "R;`: say which quote is not closed.
+                let code = line.value.split("//").next().unwrap_or("");
+                if code.matches('"').count() % 2 == 1 {
+                    let open = code.rfind('"').unwrap_or(0);
+                    let col = line.value[..open].chars().count() + 1;
+                    d = d.with_note(format!("the string opened by the `\"` at column {col} is not closed on this line"));
+                }
                 diags.push(d);
                 None
             }
@@ -696,11 +703,37 @@ impl Cx<'_> {
             Some(h) => self.decl_head(&header, h, diags)?,
             None => return None,
         };
-        for line in &d.body {
-            self.decl_body_line(&mut decl, line, diags);
+        let mut sections = d.sections;
+        let class = matches!(decl.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode);
+        let stray: Vec<&Line<'_>> = d.body.iter().filter(|l| !is_blank_or_comment(l.value)).collect();
+        if let (true, Some(first), Some(last)) = (class, stray.first(), stray.last()) {
+            // Lines before a class's first section: one error for the run.
+            // Fields whose `__Encoding` line is missing are read as that
+            // section, so that its opcodes are not reported again.
+            let fields = stray.iter().all(|l| l.value.trim_start().starts_with("field"));
+            let span = Span { end: trim_span(last).end, ..trim_span(first) };
+            let n = stray.len();
+            let what = if n == 1 { "a line".to_string() } else { format!("{n} lines") };
+            let mut e = Diagnostic::new(Code::StrayText, span, "text outside any section");
+            e = if fields {
+                e.with_label(format!("{what} of fields before any section")).with_note("is `__Encoding` missing above them? (read as that)")
+            } else {
+                // What the lines meant is unknown: no follow-ons.
+                decl.skipped_section = true;
+                e.with_label("expected a section such as `__Encoding`")
+            };
+            diags.push(e);
+            if fields {
+                let keyword = Spanned { value: "__Encoding", span: trim_span(first) };
+                sections.insert(0, SectionLines { keyword, body: d.body.clone() });
+            }
+        } else {
+            for line in &d.body {
+                self.decl_body_line(&mut decl, line, diags);
+            }
         }
         let mut said = false;
-        for s in d.sections {
+        for s in sections {
             let Some(s) = self.section(&decl, s, diags) else {
                 decl.skipped_section = true;
                 continue;
@@ -812,6 +845,7 @@ impl Cx<'_> {
             hooks: Vec::new(),
             sections: Vec::new(),
             broken_values: Vec::new(),
+            broken_lines: 0,
             skipped_section: false,
         })
     }
@@ -859,6 +893,7 @@ impl Cx<'_> {
             DeclKind::OperandType | DeclKind::Isa | DeclKind::ValueFormat => {
                 let Some(p) = self.parse_line(Rule::property_line, line, Code::MalformedProperty, "property", diags)
                 else {
+                    decl.broken_lines += 1;
                     return;
                 };
                 let mut key = None;
@@ -898,10 +933,9 @@ impl Cx<'_> {
                 }
             }
             DeclKind::Simulation => {
-                if let Some(p) =
-                    self.parse_line(Rule::simulation_line, line, Code::MalformedHook, "simulation hook", diags)
-                {
-                    decl.hooks.push(self.simulation(line, p));
+                match self.parse_line(Rule::simulation_line, line, Code::MalformedHook, "simulation hook", diags) {
+                    Some(p) => decl.hooks.push(self.simulation(line, p)),
+                    None => decl.broken_lines += 1,
                 }
             }
             _ => diags.push(

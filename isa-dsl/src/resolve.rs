@@ -351,6 +351,11 @@ impl<'a> Resolver<'a> {
 
     fn build_type(&mut self, d: &ast::Decl) -> Option<Type> {
         let w = d.width.as_ref()?;
+        // A property line that did not parse (reported): what it gave is
+        // unknown, so a property "missing" is no second mistake.
+        if d.broken_lines > 0 {
+            return None;
+        }
         if w.value == 0 || w.value > 64 {
             let msg = if w.value == 0 { "type of zero width" } else { "types are at most 64 bits wide" };
             self.err(Code::ZeroWidth, w.span, msg);
@@ -745,6 +750,7 @@ impl<'a> Resolver<'a> {
             loc: self.loc(d.name.span),
             syntax,
             broken_templates: d.sections.iter().map(|s| s.broken_templates).sum(),
+            broken_hook: false,
             value_lists,
             docs,
             examples,
@@ -862,6 +868,7 @@ impl<'a> Resolver<'a> {
             }
             match d.hooks.as_slice() {
                 [h] => self.isa.optypes[i].hook = Some(self.hook(h)),
+                [] if d.broken_lines > 0 => self.isa.optypes[i].broken_hook = true,
                 [] => {
                     self.err(Code::MalformedHook, d.name.span, "`__DefSimulation` without a hook line")
                         .notes

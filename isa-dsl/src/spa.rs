@@ -231,6 +231,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
                     loc: loc(span),
                     syntax: Vec::new(),
                     broken_templates: 0,
+                    broken_hook: false,
                     value_lists: lists.clone(),
                     docs: Docs {
                         description: prose_start.map(|s| Prose { text: prose.clone(), loc: loc(s) }),
