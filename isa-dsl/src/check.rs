@@ -195,7 +195,13 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
         let others: Vec<&str> = partners[&t].iter().map(|&u| isa.optypes[u].name.as_str()).collect();
         let pairs: usize = by_optypes.iter().filter(|((s, u), _)| (*s == t || *u == t) && s != u).map(|(_, v)| v.len()).sum();
         let mask = isa.opcodes.iter().filter(|o| o.optype == t && o.is_whole()).fold(u128::MAX, |m, o| m & o.fixed_mask);
-        let d = Diagnostic::new(Code::AmbiguousDecode, span(&ot.loc), format!("opcodes of `{}` can decode the same words as those of {} other optypes ({pairs} pairs)", ot.name, others.len()))
+        let msg = format!("opcodes of `{}` can decode the same words as those of {} other optypes ({pairs} pairs)", ot.name, others.len());
+        let d = match default_naming_its_optype(isa, t) {
+            Some(f) => Diagnostic::new(Code::AmbiguousDecode, f.loc.span.or(span(&ot.loc)), msg)
+                .with_label(format!("a default, not a constant: did you mean `{} == {}`?", f.name, ot.name)),
+            None => Diagnostic::new(Code::AmbiguousDecode, span(&ot.loc), msg),
+        };
+        let d = d
             .with_note(format!("they collide with {}", others.join(", ")))
             .with_note(format!("every opcode of `{}` fixes the bits of word & {mask:#x}: does `{}` lack a constant of its own (its `optype == ...`)?", ot.name, ot.name));
         diags.push(d);
@@ -228,6 +234,11 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
         if let Some(s) = span(&y.loc) {
             d = d.with_secondary(s, format!("`{}` is declared here", y.name));
         }
+        for ot in BTreeSet::from([x.optype, y.optype]) {
+            if let Some(f) = default_naming_its_optype(isa, ot).and_then(|f| f.loc.span.map(|s| (f, s))) {
+                d = d.with_secondary(f.1, format!("a default, not a constant: did you mean `{} == {}`?", f.0.name, isa.optypes[ot].name));
+            }
+        }
         // The constants each opcode writes, and each optype when they
         // differ: the lines to change.
         let mut labelled = BTreeSet::new();
@@ -242,6 +253,15 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
         }
         diags.push(d);
     }
+}
+
+/// A field of optype `ot` (declared there) whose default is the optype's
+/// own name (`optype = IADD`): a constant (`==`) was meant.
+fn default_naming_its_optype(isa: &Isa, ot: usize) -> Option<&Field> {
+    let name = &isa.optypes[ot].name;
+    isa.opcodes.iter().filter(|o| o.optype == ot).flat_map(|o| &o.fields).find(|f| {
+        !f.is_constant() && &*f.declared_in == name && f.default_value().is_some_and(|v| isa.types[f.ty].value_text(v) == *name)
+    })
 }
 
 /// Fields with no constant value that none of the optype's syntax forms can set.

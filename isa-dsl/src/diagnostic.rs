@@ -127,6 +127,7 @@ codes! {
     MessageNamesNoField = "W036", Warning, "an exception rule's message names a field the opcode does not have";
     TemplateCommas = "W037", Warning, "syntax template with a comma missing or doubled between operands";
     OrphanSubField = "W038", Warning, "sub-field (such as rb.neg) of a field the opcode does not have";
+    ControlCharacter = "W039", Warning, "a control character (NUL, ESC, ...) in a spec file";
 }
 
 impl Code {

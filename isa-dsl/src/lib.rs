@@ -245,6 +245,20 @@ pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut
                 .with_label(isa_runtime::report::INVALID_UTF8_LABEL)
                 .with_notes(isa_runtime::report::invalid_utf8_notes(bytes)),
         );
+    } else {
+        // A NUL or an escape in a text spec: most likely a damaged file,
+        // whose bytes would go on into the manual.
+        let text = &sources.get(id).text;
+        let control = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}');
+        if let Some((at, c)) = text.char_indices().find(|&(_, c)| control(c)) {
+            let more = text.chars().filter(|&c| control(c)).count() - 1;
+            let mut d = Diagnostic::new(Code::ControlCharacter, Span::new(id, at, at + c.len_utf8()), format!("control character U+{:04X} in a spec file", c as u32))
+                .with_label("a text spec holds none: is the file damaged?");
+            if more > 0 {
+                d = d.with_note(format!("{more} more in this file"));
+            }
+            diags.push(d);
+        }
     }
     id
 }
