@@ -128,6 +128,7 @@ codes! {
     TemplateCommas = "W037", Warning, "syntax template with a comma missing or doubled between operands";
     OrphanSubField = "W038", Warning, "sub-field (such as rb.neg) of a field the opcode does not have";
     ControlCharacter = "W039", Warning, "a control character (NUL, ESC, ...) in a spec file";
+    UnbalancedBracket = "W040", Warning, "a bracket of __Semantics pseudo-code that closes nothing, the wrong one, or is never closed";
 }
 
 impl Code {

@@ -987,13 +987,22 @@ impl Cx<'_> {
             simulation: None,
         };
         let mut fence_open: Option<Span> = None;
+        // The lines of the open code block of `__Semantics`.
+        let mut block: Vec<&Line<'_>> = Vec::new();
         for line in &lines {
             if line.value.trim_start().starts_with("```") && self.is_fence(line.value) {
                 fence_open = match fence_open {
                     Some(_) => None,
                     None => Some(trim_span(line)),
                 };
+                if fence_open.is_none() && kind == SectionKind::Semantics {
+                    diags.extend(unbalanced_bracket(&block));
+                }
+                block.clear();
                 continue;
+            }
+            if fence_open.is_some() && kind == SectionKind::Semantics {
+                block.push(line);
             }
             let in_fence = fence_open.is_some();
             match kind {
@@ -1524,6 +1533,58 @@ fn bare_directive(s: &str) -> Option<(&'static str, usize)> {
     let word = DIRECTIVES.iter().find(|d| **d == &s[lead..lead + n])?;
     let at = lead + n + (s[lead + n..].len() - s[lead + n..].trim_start_matches([' ', '\t']).len());
     Some((word, at))
+}
+
+/// W040 for the first bracket of a block of `__Semantics` pseudo-code that
+/// closes nothing, closes another kind, or is never closed: the pseudo-code
+/// is not parsed, but a lost `}` is worth a word. Strings (`"..."`, `'.'`)
+/// and `//` comments are skipped.
+fn unbalanced_bracket(block: &[&Line<'_>]) -> Option<Diagnostic> {
+    let mut open: Vec<(char, Span)> = Vec::new();
+    for line in block {
+        let mut quote: Option<char> = None;
+        let mut prev = '\0';
+        for (i, c) in line.value.char_indices() {
+            let at = line.span.sub(i, i + c.len_utf8());
+            match (quote, c) {
+                (Some(q), _) if c == q && prev != '\\' => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '/') if prev == '/' => break,
+                (None, '(' | '[' | '{') => open.push((c, at)),
+                (None, ')' | ']' | '}') => {
+                    let want = match c {
+                        ')' => '(',
+                        ']' => '[',
+                        _ => '{',
+                    };
+                    match open.pop() {
+                        Some((o, _)) if o == want => {}
+                        Some((o, span)) => {
+                            return Some(
+                                Diagnostic::new(Code::UnbalancedBracket, at, format!("`{c}` closes the `{o}` opened before it"))
+                                    .with_label(format!("expected the `{}` of this `{o}` first", closing(o)))
+                                    .with_secondary(span, format!("`{o}` opened here")),
+                            )
+                        }
+                        None => return Some(Diagnostic::new(Code::UnbalancedBracket, at, format!("`{c}` closes nothing")).with_label("no bracket is open here in this code block")),
+                    }
+                }
+                _ => {}
+            }
+            prev = if prev == '\\' && c == '\\' { '\0' } else { c };
+        }
+    }
+    let (o, span) = open.pop()?;
+    Some(Diagnostic::new(Code::UnbalancedBracket, span, format!("`{o}` is never closed")).with_label(format!("no `{}` for it in this code block", closing(o))))
+}
+
+fn closing(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
 }
 
 /// Whether a line of an `__Exception` section that is no rule reads as a
