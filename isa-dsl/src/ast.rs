@@ -229,6 +229,9 @@ pub struct Section {
     /// Template lines that did not parse (reported): the optype is not
     /// also reported as having no `__Syntax`.
     pub broken_templates: usize,
+    /// `__OperandInfo` directives that did not parse or were given twice
+    /// (reported): what the opcode reads and writes is then unknown.
+    pub broken_directives: usize,
     /// `vd = HADD2(va, vb);`
     pub simulation: Option<SimulationCall>,
 }
@@ -299,6 +302,29 @@ pub enum Directive {
     },
     /// `ModiOrder<...>`: the modifier fields in the order the mnemonic writes them.
     ModiOrder(Vec<Ident>, Span),
+}
+
+impl Directive {
+    /// What a section may give once: `Order`, `InList`, ..., or
+    /// `Bitwidth<rd>` and `AsmFormat<rd>` per operand.
+    pub fn key(&self) -> String {
+        match self {
+            Directive::InList(..) => "InList".into(),
+            Directive::OutList(..) => "OutList".into(),
+            Directive::Order(..) => "Order".into(),
+            Directive::ModiOrder(..) => "ModiOrder".into(),
+            Directive::Bitwidth { operand, .. } => format!("Bitwidth<{}>", operand.value),
+            Directive::AsmFormat { operand, .. } => format!("AsmFormat<{}>", operand.value),
+        }
+    }
+
+    /// The directive's line, without surrounding blanks.
+    pub fn span(&self) -> Span {
+        match self {
+            Directive::InList(_, s) | Directive::OutList(_, s) | Directive::Order(_, s) | Directive::ModiOrder(_, s) => *s,
+            Directive::Bitwidth { span, .. } | Directive::AsmFormat { span, .. } => *span,
+        }
+    }
 }
 
 /// `EncodingError<Kind, "message"> = condition;`

@@ -698,7 +698,21 @@ impl Cx<'_> {
             );
             return None;
         }
-        let head = self.parse_line(Rule::decl_head, &header, Code::MalformedDecl, "declaration header", diags);
+        // `__DefOptype IMUL : [IALU];`: a header takes no `;`. Said, then
+        // read without it, so that what it declares is not lost.
+        let code_end = header.value.find("//").unwrap_or(header.value.len());
+        let unended = header.value[..code_end].trim_end().strip_suffix(';').filter(|h| DslParser::parse(Rule::decl_head, h).is_ok());
+        let head = match unended {
+            Some(h) => {
+                let at = h.len();
+                diags.push(
+                    Diagnostic::new(Code::MalformedDecl, header.span.sub(at, at + 1), "a declaration header takes no `;`")
+                        .with_label("remove it (read without it)"),
+                );
+                DslParser::parse(Rule::decl_head, &header.value[..at]).ok().and_then(|mut p| p.next())
+            }
+            None => self.parse_line(Rule::decl_head, &header, Code::MalformedDecl, "declaration header", diags),
+        };
         let mut decl = match head {
             Some(h) => self.decl_head(&header, h, diags)?,
             None => return None,
@@ -751,6 +765,9 @@ impl Cx<'_> {
                             .with_note("is a declaration header (`__DefOpcode ...`) missing above it? Its sections are read as this declaration's"),
                     );
                 }
+                // A directive that did not parse: what the opcode reads,
+                // writes and binds is unknown, so no follow-ons.
+                decl.skipped_section |= s.broken_directives > 0;
                 decl.sections.push(s);
             }
         }
@@ -984,6 +1001,7 @@ impl Cx<'_> {
             code_lines: Vec::new(),
             broken_fields: Vec::new(),
             broken_templates: 0,
+            broken_directives: 0,
             simulation: None,
         };
         let mut fence_open: Option<Span> = None;
@@ -1003,6 +1021,16 @@ impl Cx<'_> {
             }
             if fence_open.is_some() && kind == SectionKind::Semantics {
                 block.push(line);
+            }
+            // Markdown's other fence: the manual would show a code block
+            // that the compiler does not read.
+            if fence_open.is_none() && matches!(kind, SectionKind::Syntax | SectionKind::Examples) && line.value.trim_start().starts_with("~~~") {
+                diags.push(
+                    Diagnostic::new(Code::UnknownSection, trim_span(line), "a `~~~` fence is not read")
+                        .with_label("write ``` instead")
+                        .with_note(format!("the lines of `__{}` are read from ``` blocks only", kind.name())),
+                );
+                continue;
             }
             let in_fence = fence_open.is_some();
             match kind {
@@ -1038,10 +1066,26 @@ impl Cx<'_> {
                                 Diagnostic::new(Code::MalformedDirective, line.span.sub(lead, lead + word.len()), format!("unknown directive `{word}`"))
                                     .with_note(format!("directives are {}", DIRECTIVES.join(", "))),
                             );
+                            s.broken_directives += 1;
                             continue;
                         }
-                        if let Some(d) = self.directive(line, diags) {
-                            s.directives.push(d);
+                        match self.directive(line, diags) {
+                            Some(d) => {
+                                // A second `Order` (or `Bitwidth<rd>`) in one section would
+                                // silently replace the first.
+                                let key = d.key();
+                                if let Some(first) = s.directives.iter().find(|e| e.key() == key) {
+                                    diags.push(
+                                        Diagnostic::new(Code::DuplicateDefinition, d.span(), format!("`{key}` given twice"))
+                                            .with_secondary(first.span(), "first given here")
+                                            .with_note("the second would replace the first"),
+                                    );
+                                    s.broken_directives += 1;
+                                } else {
+                                    s.directives.push(d);
+                                }
+                            }
+                            None => s.broken_directives += 1,
                         }
                     }
                 // `InList pg, ra;`: a directive without its `<..>` would be prose.
@@ -1053,6 +1097,7 @@ impl Cx<'_> {
                             .with_label(format!("expected `<` after `{word}`"))
                             .with_note(format!("write `{word}<...>;`")),
                     );
+                    s.broken_directives += 1;
                 }
                 SectionKind::Exception
                     if !in_fence && looks_like_directive(line.value) => {
@@ -1075,7 +1120,7 @@ impl Cx<'_> {
                 }
                 // Only the lines of a code block are examples and templates:
                 // one that looks like them outside any is named, not dropped.
-                SectionKind::Examples | SectionKind::Syntax if looks_like_assembly(line.value) => {
+                SectionKind::Examples | SectionKind::Syntax if looks_like_assembly(line.value, &decl.name.value) => {
                     let what = if kind == SectionKind::Syntax { "template" } else { "example" };
                     diags.push(
                         Diagnostic::new(Code::UnknownSection, trim_span(line), format!("{what} outside a code block"))
@@ -1520,17 +1565,24 @@ fn looks_like_directive(s: &str) -> bool {
     starts_ident && t[n..].trim_start_matches([' ', '\t']).starts_with('<')
 }
 
-/// A line of an `__OperandInfo` section that starts with a directive's name
-/// but not its `<` (`InList pg, ra;`): ASCII, ending with `;`. Gives the
-/// name and the offset where the `<` should be.
+/// A line of an `__OperandInfo` section that is a list directive without
+/// its `<..>` (`InList pg, ra;`): the name, then names separated by commas
+/// (single words), then `;`. Gives the name and the offset where the `<`
+/// should be. A sentence (`InList and OutList are ...;`) is no such list.
 fn bare_directive(s: &str) -> Option<(&'static str, usize)> {
     let code = s.split("//").next().unwrap_or("").trim_end();
-    if !code.is_ascii() || !code.ends_with(';') || looks_like_directive(s) {
+    let list = code.strip_suffix(';')?;
+    if looks_like_directive(s) {
         return None;
     }
     let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
     let n = s[lead..].bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
-    let word = DIRECTIVES.iter().find(|d| **d == &s[lead..lead + n])?;
+    let word = ["InList", "OutList", "Order", "ModiOrder"].into_iter().find(|d| *d == &s[lead..lead + n])?;
+    let names = list[lead + n..].trim();
+    let name = |p: &str| p.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_') && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+    if names.is_empty() || !names.split(',').map(str::trim).all(name) {
+        return None;
+    }
     let at = lead + n + (s[lead + n..].len() - s[lead + n..].trim_start_matches([' ', '\t']).len());
     Some((word, at))
 }
@@ -1587,36 +1639,46 @@ fn closing(open: char) -> char {
     }
 }
 
-/// Whether a line of an `__Exception` section that is no rule reads as a
-/// condition: ASCII only, and opening with a parenthesis, `!`, `and`, `or`,
-/// `not`, `&&` or `||`, or comparing with `==` or `!=`.
+/// Whether a line of an `__Exception` section that is no rule is a
+/// condition: the whole line (but a `//` comment) parses as one, optionally
+/// after `and`/`or`/`&&`/`||` and with a `;` at its end, and compares
+/// (`==`, `!=`). Full-width brackets and the like are read as ASCII here,
+/// as an input method types them. Prose in any language does not parse.
 fn looks_like_condition(s: &str) -> bool {
-    let t = s.trim();
-    if t.is_empty() || t.starts_with("//") || !t.is_ascii() {
+    let ascii: String = s.chars().map(|c| ascii_of_full_width(c).unwrap_or(c)).collect();
+    let code = ascii.split("//").next().unwrap_or("");
+    if !(code.contains("==") || code.contains("!=")) || max_nesting(&ascii) > MAX_NESTING || operator_count(&ascii) > MAX_OPERATORS {
         return false;
     }
-    let word = t.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-    t.starts_with(['(', '!']) || ["and", "or", "not"].contains(&word) || t.starts_with("&&") || t.starts_with("||") || t.contains("==") || t.contains("!=")
+    DslParser::parse(Rule::condition_line, &ascii).is_ok()
 }
 
-/// Whether a line outside a code block reads as assembly (an example or a
-/// template): ASCII before any `//`, an upper-case mnemonic first (after a
-/// guard `@P0`), and a `;` at its end or a `$` control.
-fn looks_like_assembly(s: &str) -> bool {
+/// Whether a line outside a code block is assembly of instruction `name`
+/// (an example or a template of the optype whose section it is in): a
+/// mnemonic whose first part is `name` (after a guard `@P0`), then operands
+/// that are single words separated by commas, then controls (`$sched`,
+/// `&req=1`) and a `;`; with neither a `;` nor a control, two operands at
+/// least. A sentence that starts with the mnemonic has no such operands.
+fn looks_like_assembly(s: &str, name: &str) -> bool {
     let code = s.split("//").next().unwrap_or("").trim();
-    if !code.is_ascii() || !(code.ends_with(';') || code.contains('$')) {
-        return false;
-    }
     let code = match code.strip_prefix('@') {
         Some(rest) => rest.split_once([' ', '\t']).map_or("", |(_, r)| r.trim_start()),
         None => code,
     };
-    let mnemonic: &str = code.split([' ', '\t', '{', ';']).next().unwrap_or("");
-    let head = mnemonic.split('.').next().unwrap_or("");
-    head.len() >= 2
-        && head.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
-        && head.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-        && mnemonic.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    let (mnemonic, rest) = code.split_once([' ', '\t']).unwrap_or((code.trim_end_matches(';'), ""));
+    let head = mnemonic.split(['.', '{']).next().unwrap_or("");
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'{' || b == b'}';
+    if head != name || !mnemonic.bytes().all(word) {
+        return false;
+    }
+    let ended = code.ends_with(';');
+    let controls = rest.find(['$', '&']);
+    let operands = rest[..controls.unwrap_or(rest.len())].trim().trim_end_matches(';').trim_end();
+    if operands.is_empty() {
+        return ended || controls.is_some();
+    }
+    let parts: Vec<&str> = operands.split(',').map(str::trim).collect();
+    parts.iter().all(|p| !p.is_empty() && !p.contains(char::is_whitespace)) && (ended || controls.is_some() || parts.len() >= 2)
 }
 
 fn looks_like_value_list(s: &str) -> bool {
@@ -1731,22 +1793,80 @@ mod line_shape_tests {
 
     #[test]
     fn conditions_outside_rules_are_told_from_prose() {
-        for line in ["    and (ftz == \"FTZ\");", "(a == \"B\") or (c == \"D\");", "  || x != 1", "not (a)", "!a"] {
+        for line in [
+            "    and (ftz == \"FTZ\");",
+            "(a == \"B\") or (c == \"D\");",
+            "  || x != 1",
+            "not (a == 1)",
+            "        and (ftz==\"FTZ\" or sat==\"SAT\");  // 接上一行",
+            "    and （ftz==\"FTZ\" or sat==\"SAT\"）;",
+            "rd == \"RZ\";",
+        ] {
             assert!(looks_like_condition(line), "{line}");
         }
-        for line in ["", "// (a == b)", "TODO: more rules", "规则：a == b 时非法", "Android devices", "order matters"] {
+        // Review 47's prose, which must stay prose.
+        for line in [
+            "",
+            "// (a == b)",
+            "TODO: more rules",
+            "规则：a == b 时非法",
+            "Note: this rule also applies when rd == RZ.",
+            "(1) BF16_V2 does not support .FTZ or .SAT.",
+            "not supported when .BF16_V2 is combined with .FTZ or .SAT.",
+            "and .SAT cannot be combined with it (see the rule above).",
+            "or .SAT; the assembler refuses such lines.",
+            "A rule holds when its condition is true, e.g. hfmt_v2 == \"BF16_V2\".",
+            "- rd != ra is not required here.",
+            "| hfmt_v2==\"BF16_V2\" and ftz==\"FTZ\" | illegal |",
+            "(see FADD for the NaN rules)",
+            "![rule diagram](bf16_rules.png)",
+            "and-ing the two conditions gives the rule above.",
+            "`ftz == \"FTZ\"` is only legal for the F16_V2 format.",
+            "> Note: rd == RZ discards the result.",
+            "!IMPORTANT: keep this rule in sync with the RTL.",
+            "1. BF16_V2 != F16_V2: the two formats differ in rounding.",
+            "(no rule for HADD2_RR)",
+            "See the FADD rule: (ftz==\"FTZ\") needs F16_V2.",
+            "not decoded by the hardware.",
+        ] {
             assert!(!looks_like_condition(line), "{line}");
         }
     }
 
     #[test]
     fn assembly_outside_code_blocks_is_told_from_prose() {
-        for line in ["IMUL R0, R1, R2;", "@!P0 IADD.X R1, R2, R3 ;  // 注释", "LEA.HI.X.SX32 Rd, Ra      $sched $req ;", "HADD2{.FTZ} Rd, Ra $sched $req"] {
-            assert!(looks_like_assembly(line), "{line}");
+        for (line, name) in [
+            ("IMUL R0, R1, R2;", "IMUL"),
+            ("IMUL R0, R1, R2", "IMUL"),
+            ("@!P0 IADD.X R1, R2, R3 ;  // 注释", "IADD"),
+            ("LEA.HI.X.SX32 Rd, Ra      $sched $req ;", "LEA"),
+            ("HADD2{.FTZ} Rd, {-}{|}Ra{|}{, pu} $sched $req", "HADD2"),
+            ("IMUL.HI.U32 R0, R1, 0x114514;   // 高32位", "IMUL"),
+            ("NOP;", "NOP"),
+            ("IADD R1, R2, R3 &req=0x1;", "IADD"),
+        ] {
+            assert!(looks_like_assembly(line, name), "{line}");
         }
-        for line in ["例如：IMUL R0, R1;", "The IMUL instruction multiplies;", "IMUL computes the low half.", "A;", ".rnd = {.RN*, .RZ};", "// IMUL R0, R1;"] {
-            assert!(!looks_like_assembly(line), "{line}");
+        // Review 47's prose, which must stay prose.
+        for line in [
+            "例如：IMUL R0, R1;",
+            "The IMUL instruction multiplies;",
+            "IMUL computes the low half.",
+            "IMUL with .HI returns the high half;",
+            "IMUL has one form;",
+            "IMUL.WIDE is not supported, use IMAD.WIDE;",
+            "FTZ mode flushes denormals;",
+            "R0 = R1 * R2;",
+            "ALU latency: 4 cycles;",
+            "MUFU and IMUL share the multiplier; expect $req stalls.",
+            "IMUL R0",
+            "A;",
+            ".rnd = {.RN*, .RZ};",
+            "// IMUL R0, R1;",
+        ] {
+            assert!(!looks_like_assembly(line, "IMUL"), "{line}");
         }
+        assert!(!looks_like_assembly("IADD R1, R2, R3;", "IMUL"), "another instruction's");
     }
 
     #[test]
@@ -1756,6 +1876,17 @@ mod line_shape_tests {
         assert_eq!(bare_directive("    InList<pg, ra>;"), None);
         assert_eq!(bare_directive("Order of the operands is fixed."), None);
         assert_eq!(bare_directive("Ordering rd, ra;"), None);
+        // Review 47's prose, which must stay prose.
+        for line in [
+            "InList and OutList are derived from the simulation hook;",
+            "Order of the operands follows the template;",
+            "Bitwidth of Rd is 32 bits;",
+            "AsmFormat is not needed for this instruction;",
+            "ModiOrder does not apply (no shared spellings);",
+            "Order: see the optype;",
+        ] {
+            assert_eq!(bare_directive(line), None, "{line}");
+        }
     }
 
     #[test]

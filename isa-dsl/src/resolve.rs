@@ -371,7 +371,8 @@ impl<'a> Resolver<'a> {
 
     fn enum_type(&mut self, d: &ast::Decl, width: u32) -> TypeKind {
         let max = max_value(width);
-        if d.values.is_empty() {
+        // Values whose lines did not parse (reported) are no empty type.
+        if d.values.is_empty() && d.broken_values.is_empty() {
             self.diags.push(
                 Diagnostic::new(Code::EmptyType, d.name.span, format!("type `{}` has no values", d.name.value))
                     .with_note("a field of it can be neither written nor decoded; list its values under the header (`A;`, `B = 0x3;`)"),
