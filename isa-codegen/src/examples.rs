@@ -53,6 +53,11 @@ pub fn check_examples(asm: &Assembler) -> (Vec<CheckedExample>, Vec<Diagnostic>,
                 }
                 Err(e) => Err((e.col, e.message.clone())),
             };
+            // `；` typed by an input method: said, as the spec's own errors say it.
+            let result = result.map_err(|(col, m)| match isa_runtime::spelling::full_width_hint(&ex.text) {
+                Some(hint) => (col, format!("{m} ({hint})")),
+                None => (col, m),
+            });
             stats.total += 1;
             // An example of another instruction (copied with its text).
             if let (Ok(Some(Assembled { raw: Ok(raw), .. })), Some(span)) = (&first, ex.loc.span) {

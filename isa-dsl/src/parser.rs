@@ -259,7 +259,7 @@ fn field_name_guess(line: &str) -> Option<String> {
     if keyword != "field" && isa_runtime::spelling::nearest(&keyword, ["field"].into_iter()).is_none() {
         return None;
     }
-    let ascii: String = t.chars().map(|c| ascii_of_full_width(c).unwrap_or(c)).collect();
+    let ascii: String = t.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
     let decl = ascii.split(['=', ';']).next()?;
     let name = decl.split_whitespace().last()?;
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
@@ -653,7 +653,7 @@ impl Cx<'_> {
                 let end = at.map(|c| pos + c.len_utf8()).unwrap_or(pos);
                 let one_line = rule == Rule::exception_line && expected.starts_with("missing `;`");
                 let mut d = Diagnostic::new(code, line.span.sub(pos, end), format!("malformed {what}")).with_label(expected);
-                if let Some((c, ascii)) = at.and_then(|c| ascii_of_full_width(c).map(|a| (c, a))) {
+                if let Some((c, ascii)) = at.and_then(|c| isa_runtime::spelling::ascii_of_full_width(c).map(|a| (c, a))) {
                     d = d.with_note(format!("`{c}` is the full-width (U+{:04X}) form of `{ascii}`: write the ASCII `{ascii}`", c as u32));
                 }
                 if one_line {
@@ -1645,7 +1645,7 @@ fn closing(open: char) -> char {
 /// (`==`, `!=`). Full-width brackets and the like are read as ASCII here,
 /// as an input method types them. Prose in any language does not parse.
 fn looks_like_condition(s: &str) -> bool {
-    let ascii: String = s.chars().map(|c| ascii_of_full_width(c).unwrap_or(c)).collect();
+    let ascii: String = s.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
     let code = ascii.split("//").next().unwrap_or("");
     if !(code.contains("==") || code.contains("!=")) || max_nesting(&ascii) > MAX_NESTING || operator_count(&ascii) > MAX_OPERATORS {
         return false;
@@ -1695,23 +1695,6 @@ pub fn parse_int(s: &str) -> Option<u64> {
         u64::from_str_radix(b, 2).ok()
     } else {
         s.parse().ok()
-    }
-}
-
-/// The ASCII character a full-width or CJK punctuation character stands
-/// for (`，` for `,`, `；` for `;`, `２` for `2`), as an input method types
-/// them in a spec written in Chinese.
-fn ascii_of_full_width(c: char) -> Option<char> {
-    match c {
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
-        '\u{3000}' => Some(' '),
-        '、' => Some(','),
-        '。' => Some('.'),
-        '“' | '”' => Some('"'),
-        '‘' | '’' => Some('\''),
-        '【' => Some('['),
-        '】' => Some(']'),
-        _ => None,
     }
 }
 
@@ -1903,17 +1886,6 @@ mod line_shape_tests {
         }
         assert_eq!(field_name_guess("    something else;"), None);
         assert_eq!(field_name_guess("    field<16, 8> Reg 8;"), None);
-    }
-
-    #[test]
-    fn full_width_punctuation_maps_to_ascii() {
-        assert_eq!(ascii_of_full_width('，'), Some(','));
-        assert_eq!(ascii_of_full_width('；'), Some(';'));
-        assert_eq!(ascii_of_full_width('（'), Some('('));
-        assert_eq!(ascii_of_full_width('２'), Some('2'));
-        assert_eq!(ascii_of_full_width('、'), Some(','));
-        assert_eq!(ascii_of_full_width('a'), None);
-        assert_eq!(ascii_of_full_width('字'), None);
     }
 
     #[test]

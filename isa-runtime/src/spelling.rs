@@ -2,7 +2,34 @@
 //! by the front end's diagnostics and both assemblers, so every hint follows
 //! one rule: case-insensitive edit distance counting a swap of two neighbours
 //! as one edit, at most a third of the name; ties go to a candidate the name
-//! begins or ends (`HADD` -> `HADD2`), then to the closest length.
+//! begins or ends (`HADD` -> `HADD2`), then to the closest length. Also the
+//! ASCII character a full-width one stands for, as an input method types
+//! them (`；` for `;`), for the hint that names it.
+
+/// The ASCII character a full-width or CJK punctuation character stands
+/// for (`，` for `,`, `；` for `;`, `２` for `2`).
+pub fn ascii_of_full_width(c: char) -> Option<char> {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '\u{3000}' => Some(' '),
+        '、' => Some(','),
+        '。' => Some('.'),
+        '“' | '”' => Some('"'),
+        '‘' | '’' => Some('\''),
+        '【' => Some('['),
+        '】' => Some(']'),
+        _ => None,
+    }
+}
+
+/// What a line of assembly holding a full-width character (before any `//`
+/// comment) gets added to its error: `the line holds `；` (U+FF1B), the
+/// full-width form of `;``.
+pub fn full_width_hint(line: &str) -> Option<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let (c, a) = code.chars().find_map(|c| ascii_of_full_width(c).map(|a| (c, a)))?;
+    Some(format!("the line holds `{c}` (U+{:04X}), the full-width form of `{a}`", c as u32))
+}
 
 /// The candidate closest to `name` by edit distance, if reasonably close;
 /// never `name` itself (a name that is there needs no hint: a caller asking
@@ -66,6 +93,20 @@ fn edit_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_width_punctuation_maps_to_ascii() {
+        assert_eq!(ascii_of_full_width('，'), Some(','));
+        assert_eq!(ascii_of_full_width('；'), Some(';'));
+        assert_eq!(ascii_of_full_width('（'), Some('('));
+        assert_eq!(ascii_of_full_width('２'), Some('2'));
+        assert_eq!(ascii_of_full_width('、'), Some(','));
+        assert_eq!(ascii_of_full_width('\u{3000}'), Some(' '));
+        assert_eq!(ascii_of_full_width('a'), None);
+        assert_eq!(ascii_of_full_width('字'), None);
+        assert_eq!(full_width_hint("IADD R1，R2;").as_deref(), Some("the line holds `，` (U+FF0C), the full-width form of `,`"));
+        assert_eq!(full_width_hint("IADD R1, R2; // 中文注释，结果"), None);
+    }
 
     /// The textbook distance (optimal string alignment: a swap of two
     /// neighbours is one edit), for comparison.

@@ -438,6 +438,17 @@ fn invisible_characters_are_named_where_they_are() {
     assert!(!err.contains("each byte as `?`"), "{err}");
 }
 
+/// A full-width character typed by an input method (`；`, `，`) is named in
+/// the error of its line, whatever the error is.
+#[test]
+fn full_width_punctuation_is_named() {
+    let (code, out, err) = isa_stdin(&["asm", "-"], "MOV R1, R2；\nMOV R1，R2;\nMOV R1, R2;\n".as_bytes());
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("(the line holds `；` (U+FF1B), the full-width form of `;`)\n  --> <stdin>:1:"), "{err}");
+    assert!(err.contains("(the line holds `，` (U+FF0C), the full-width form of `,`)\n  --> <stdin>:2:"), "{err}");
+    assert!(err.contains("2 errors"), "{err}");
+}
+
 /// Help that cannot be written is a failure, as any output's.
 #[cfg(target_os = "linux")]
 #[test]

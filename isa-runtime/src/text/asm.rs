@@ -1411,7 +1411,11 @@ pub fn assemble_lines_with<T>(text: &str, mut line: impl FnMut(&str) -> Result<O
             let col = e.col.min(body.len());
             let len = body[col..].chars().next().map_or(0, char::len_utf8);
             let chars = body.get(..col).map_or(col, |s| s.chars().count());
-            report(TextError { line: n + 1, col: chars + 1, offset: offset + col, len, message: shorten_quotes(&e.message) });
+            let mut message = shorten_quotes(&e.message);
+            if let Some(hint) = crate::spelling::full_width_hint(body) {
+                message = format!("{message} ({hint})");
+            }
+            report(TextError { line: n + 1, col: chars + 1, offset: offset + col, len, message });
         };
         match line(body) {
             Ok(Some(a)) => out.push(a),
