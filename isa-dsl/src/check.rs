@@ -616,8 +616,9 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
 /// are bound. The guard, which no template writes, is not counted; nor an
 /// opcode with a form no line can use (E028 says what its `Order` left).
 pub fn check_order_bound(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
-    // A form no line can use (E028) already says which entry it left.
-    if op.forms.is_empty() || op.has_unusable_form(isa) {
+    // A form no line can use (E028) already says which entry it left; with
+    // no `__DefIsa` (E038), the guard, listed in every `Order`, is unknown.
+    if op.forms.is_empty() || op.has_unusable_form(isa) || isa.no_isa {
         return;
     }
     for r in &op.operands.order {

@@ -18,6 +18,10 @@ pub struct Isa {
     pub width: u32,
     /// Field written as the `@P0` guard prefix, if the ISA has one.
     pub guard: Option<String>,
+    /// The spec declares no `__DefIsa` though it has opcodes (E038): its
+    /// guard and controls are unknown, so their uses are not reported.
+    #[serde(skip)]
+    pub no_isa: bool,
     /// Spec files, in the order they were read.
     pub files: Vec<String>,
     /// Field types, in declaration order (indexed by [`TypeId`]).

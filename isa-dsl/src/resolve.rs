@@ -138,6 +138,7 @@ impl<'a> Resolver<'a> {
         // Opcodes without an ISA: its guard, control fields and literals are
         // missing, and what reads them fails further on; say why first.
         if isas.is_empty() && decls.iter().any(|d| d.kind == DeclKind::Opcode) {
+            self.isa.no_isa = true;
             self.diags.push(
                 Diagnostic::new(Code::MissingIsa, None, "the spec declares no `__DefIsa`")
                     .with_note("it gives the instruction width, the guard and control fields and the literal operands; is the file declaring it among those given?"),

@@ -131,3 +131,15 @@ fn one_file_checked_alone_reports_each_missing_type_once() {
     let reg = e020.iter().find(|d| d.message == "undefined type `Reg`").expect("Reg");
     assert!(reg.notes.iter().any(|n| n.ends_with("more uses of it not reported")), "{:?}", reg.notes);
 }
+
+#[test]
+fn a_spec_without_its_isa_declaration_is_not_reported_at_every_order() {
+    let mut files = spec();
+    let (_, text) = files.iter_mut().find(|(n, _)| n == "spec/base/isa.txt").unwrap();
+    text.clear();
+    let got = check(&files);
+    let codes: Vec<&str> = got.iter().map(|(d, _)| d.code.as_str()).collect();
+    assert!(codes.contains(&"E038"), "{codes:?}");
+    // Before: 180 W007 "`Order` names `pg`", the guard the missing `__DefIsa` declares.
+    assert!(!codes.contains(&"W007"), "{codes:?}");
+}
