@@ -645,6 +645,13 @@ impl Cx<'_> {
                 if (rest.is_empty() || rest.starts_with("//")) && expected.contains("`;`") {
                     expected = "missing `;` at the end of the line".to_string();
                 }
+                // `0xG`: a hex number with a digit that is none.
+                let word_start = line.value[..pos].rfind(|c: char| !c.is_ascii_alphanumeric()).map_or(0, |i| i + 1);
+                let word_end = pos + line.value[pos..].find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(line.value.len() - pos);
+                let word = &line.value[word_start..word_end];
+                if pos > word_start && (pos < word_end || word.len() == 2) && (word.starts_with("0x") || word.starts_with("0X")) {
+                    expected = format!("`{word}` is not a hexadecimal number");
+                }
                 // `[ALL, G]`: inheritance is single.
                 if rule == Rule::decl_head && line.value[pos..].starts_with(',') && line.value[..pos].contains('[') {
                     expected = "a declaration has one parent: `[Parent]`".to_string();
