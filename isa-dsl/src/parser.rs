@@ -3,7 +3,11 @@
 //! line, asking `line_head` about lines that begin with `__`), then applies
 //! the line rules of `grammar.pest` to each line according to the section it
 //! is in. A line that does not parse becomes one diagnostic at the column pest
-//! reports, and parsing goes on with the next line. Big files can be parsed
+//! reports, and parsing goes on with the next line; what the line most likely
+//! declared (a field's or value's name) is kept so that its uses are not
+//! reported again. Code where prose is allowed (a condition outside a rule,
+//! a template outside its code block, a directive without its `<..>`) is
+//! found by parsing it, never by guessing from its first word. Big files can be parsed
 //! in declaration-aligned [`pieces`] on several threads, each with its own
 //! [`LineCache`].
 
