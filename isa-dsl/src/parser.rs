@@ -120,7 +120,7 @@ enum LineKind {
 /// Classifies one line. Only a line whose first non-blank characters are
 /// `__` can start anything, so most lines never reach pest.
 fn line_kind(line: &str) -> LineKind {
-    let head = line.trim_start_matches([' ', '\t']);
+    let head = line.trim_start_matches([' ', '\t', '\u{c}']);
     if !head.starts_with("__") {
         return LineKind::Body;
     }
@@ -172,7 +172,7 @@ fn misspelt_keyword(head: &str) -> Option<(&str, &'static str)> {
 /// declaration: section headers repeat (`  __Encoding` 184 times and more),
 /// declaration headers do not.
 fn line_kind_cached(line: &str, cache: &LineCache) -> LineKind {
-    if !line.trim_start_matches([' ', '\t']).starts_with("__") {
+    if !line.trim_start_matches([' ', '\t', '\u{c}']).starts_with("__") {
         return LineKind::Body;
     }
     if let Some(k) = cache.heads.borrow().get(line) {
@@ -694,7 +694,7 @@ impl Cx<'_> {
 
     fn decl(&self, d: DeclLines<'_>, diags: &mut Diagnostics) -> Option<Decl> {
         let header = d.header;
-        let lead = header.value.len() - header.value.trim_start_matches([' ', '\t']).len();
+        let lead = header.value.len() - header.value.trim_start_matches([' ', '\t', '\u{c}']).len();
         if let Some((word, keyword)) = miscased_keyword(&header.value[lead..]) {
             diags.push(
                 Diagnostic::new(Code::MalformedDecl, header.span.sub(lead, lead + word.len()), format!("unknown declaration keyword `{word}`"))
@@ -1018,6 +1018,9 @@ impl Cx<'_> {
         let mut fence_open: Option<Span> = None;
         // The lines of the open code block of `__Semantics`.
         let mut block: Vec<&Line<'_>> = Vec::new();
+        // Each directive given in the section (`Order`, `Bitwidth<rd>`):
+        // where, and its text without blanks.
+        let mut given: HashMap<String, (Span, String)> = HashMap::new();
         for line in &lines {
             if line.value.trim_start().starts_with("```") && self.is_fence(line.value) {
                 fence_open = match fence_open {
@@ -1068,8 +1071,19 @@ impl Cx<'_> {
                         s.broken_templates += 1;
                     }
                 }
+                // `InList＜pg, ra＞;`: a directive typed with full-width
+                // brackets would be prose; said at the first of them.
+                SectionKind::OperandInfo if !in_fence && directive_in_full_width(line.value).is_some() => {
+                    let (at, c, a) = directive_in_full_width(line.value).unwrap_or((0, ' ', ' '));
+                    diags.push(
+                        Diagnostic::new(Code::MalformedDirective, line.span.sub(at, at + c.len_utf8()), "malformed directive")
+                            .with_label(format!("`{c}` is the full-width (U+{:04X}) form of `{a}`", c as u32))
+                            .with_note(format!("write the ASCII `{a}`")),
+                    );
+                    s.broken_directives += 1;
+                }
                 SectionKind::OperandInfo
-                    if !in_fence && looks_like_directive(line.value) => {
+                    if !in_fence && looks_like_directive(line.value) && !is_prose_after_directive(line.value) => {
                         let word = line.value.trim_start().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
                         if !DIRECTIVES.contains(&word) {
                             let lead = line.value.len() - line.value.trim_start().len();
@@ -1084,16 +1098,27 @@ impl Cx<'_> {
                             Some(d) => {
                                 // A second `Order` (or `Bitwidth<rd>`) in one section would
                                 // silently replace the first.
+                                // The same line again is only a slip (W029, as a name listed twice).
                                 let key = d.key();
-                                if let Some(first) = s.directives.iter().find(|e| e.key() == key) {
-                                    diags.push(
-                                        Diagnostic::new(Code::DuplicateDefinition, d.span(), format!("`{key}` given twice"))
-                                            .with_secondary(first.span(), "first given here")
-                                            .with_note("the second would replace the first"),
-                                    );
-                                    s.broken_directives += 1;
-                                } else {
-                                    s.directives.push(d);
+                                let text: String = line.value.split("//").next().unwrap_or("").split_whitespace().collect();
+                                match given.get(&key) {
+                                    Some((first, same)) if *same == text => diags.push(
+                                        Diagnostic::new(Code::ListedTwice, d.span(), format!("`{key}` given twice, the same"))
+                                            .with_secondary(*first, "first given here")
+                                            .with_label("remove this line"),
+                                    ),
+                                    Some((first, _)) => {
+                                        diags.push(
+                                            Diagnostic::new(Code::DuplicateDefinition, d.span(), format!("`{key}` given twice"))
+                                                .with_secondary(*first, "first given here")
+                                                .with_note("the second would replace the first"),
+                                        );
+                                        s.broken_directives += 1;
+                                    }
+                                    None => {
+                                        given.insert(key, (d.span(), text));
+                                        s.directives.push(d);
+                                    }
                                 }
                             }
                             None => s.broken_directives += 1,
@@ -1598,24 +1623,76 @@ fn bare_directive(s: &str) -> Option<(&'static str, usize)> {
     Some((word, at))
 }
 
+/// A line of an `__OperandInfo` section that would be a directive with its
+/// full-width characters read as ASCII, but is not one as written (the
+/// `＜` of `InList＜pg, ra＞;`): where the first of them is, it, and its ASCII.
+fn directive_in_full_width(s: &str) -> Option<(usize, char, char)> {
+    let code = s.split("//").next().unwrap_or("");
+    if code.is_ascii() || looks_like_directive(s) {
+        return None;
+    }
+    let ascii: String = code.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
+    if !ascii.is_ascii() || !looks_like_directive(&ascii) {
+        return None;
+    }
+    code.char_indices().find_map(|(i, c)| isa_runtime::spelling::ascii_of_full_width(c).map(|a| (i, c, a)))
+}
+
+/// A line of an `__OperandInfo` section that starts like a directive but
+/// holds other text than ASCII and full-width punctuation before any `//`
+/// (`Bitwidth<rd>为32，即Rd是单个32bit寄存器。`): prose, as directives name
+/// fields, which are ASCII.
+fn is_prose_after_directive(s: &str) -> bool {
+    let code = s.split("//").next().unwrap_or("");
+    !code.chars().all(|c| c.is_ascii() || isa_runtime::spelling::ascii_of_full_width(c).is_some())
+}
+
 /// W040 for the first bracket of a block of `__Semantics` pseudo-code that
 /// closes nothing, closes another kind, or is never closed: the pseudo-code
-/// is not parsed, but a lost `}` is worth a word. Strings (`"..."`, `'.'`)
-/// and `//` comments are skipped.
+/// is not parsed, but a lost `}` is worth a word. Skipped: strings
+/// (`"..."`), character literals (`'x'`, `'\n'`; an apostrophe otherwise is
+/// text: `don't`, `t'`), `//` and `/* .. */` comments and `#` lines. Not
+/// counted: an interval (`[0, 1)`, `(a, b]`) and a case label opening a line
+/// (`a)`, `2)`).
 fn unbalanced_bracket(block: &[&Line<'_>]) -> Option<Diagnostic> {
     let mut open: Vec<(char, Span)> = Vec::new();
+    let mut in_comment = false;
     for line in block {
-        let mut quote: Option<char> = None;
-        let mut prev = '\0';
-        for (i, c) in line.value.char_indices() {
+        if line.value.trim_start().starts_with('#') {
+            continue;
+        }
+        let chars: Vec<(usize, char)> = line.value.char_indices().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let (i, c) = chars[k];
+            k += 1;
+            let here = k;
+            let next = |d: usize| chars.get(here + d).map(|&(_, c)| c);
+            if in_comment {
+                if c == '*' && next(0) == Some('/') {
+                    in_comment = false;
+                    k += 1;
+                }
+                continue;
+            }
             let at = line.span.sub(i, i + c.len_utf8());
-            match (quote, c) {
-                (Some(q), _) if c == q && prev != '\\' => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '/') if prev == '/' => break,
-                (None, '(' | '[' | '{') => open.push((c, at)),
-                (None, ')' | ']' | '}') => {
+            match c {
+                '/' if next(0) == Some('/') => break,
+                '/' if next(0) == Some('*') => {
+                    in_comment = true;
+                    k += 1;
+                }
+                '"' => {
+                    // To the closing quote, or the end of the line.
+                    while k < chars.len() && chars[k].1 != '"' {
+                        k += if chars[k].1 == '\\' { 2 } else { 1 };
+                    }
+                    k += 1;
+                }
+                '\'' if next(1) == Some('\'') && next(0) != Some('\\') => k += 2,
+                '\'' if next(0) == Some('\\') && next(2) == Some('\'') => k += 3,
+                '(' | '[' | '{' => open.push((c, at)),
+                ')' | ']' | '}' => {
                     let want = match c {
                         ')' => '(',
                         ']' => '[',
@@ -1623,6 +1700,8 @@ fn unbalanced_bracket(block: &[&Line<'_>]) -> Option<Diagnostic> {
                     };
                     match open.pop() {
                         Some((o, _)) if o == want => {}
+                        // An interval: `[0, 1)`, `(-inf, +inf]`.
+                        Some((o, _)) if matches!((o, c), ('[', ')') | ('(', ']')) => {}
                         Some((o, span)) => {
                             return Some(
                                 Diagnostic::new(Code::UnbalancedBracket, at, format!("`{c}` closes the `{o}` opened before it"))
@@ -1630,12 +1709,16 @@ fn unbalanced_bracket(block: &[&Line<'_>]) -> Option<Diagnostic> {
                                     .with_secondary(span, format!("`{o}` opened here")),
                             )
                         }
+                        // A case label: `a)` or `2)` opening a line.
+                        None if c == ')' && {
+                            let before = line.value[..i].trim_start();
+                            !before.is_empty() && before.len() <= 2 && before.bytes().all(|b| b.is_ascii_alphanumeric())
+                        } => {}
                         None => return Some(Diagnostic::new(Code::UnbalancedBracket, at, format!("`{c}` closes nothing")).with_label("no bracket is open here in this code block")),
                     }
                 }
                 _ => {}
             }
-            prev = if prev == '\\' && c == '\\' { '\0' } else { c };
         }
     }
     let (o, span) = open.pop()?;
@@ -1652,13 +1735,17 @@ fn closing(open: char) -> char {
 
 /// Whether a line of an `__Exception` section that is no rule is a
 /// condition: the whole line (but a `//` comment) parses as one, optionally
-/// after `and`/`or`/`&&`/`||` and with a `;` at its end, and compares
-/// (`==`, `!=`). Full-width brackets and the like are read as ASCII here,
+/// after `and`/`or`/`&&`/`||` and with a `;` at its end, and opens with one
+/// of those or compares (`==`, `!=`). Full-width brackets and the like are read as ASCII here,
 /// as an input method types them. Prose in any language does not parse.
 fn looks_like_condition(s: &str) -> bool {
     let ascii: String = s.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
-    let code = ascii.split("//").next().unwrap_or("");
-    if !(code.contains("==") || code.contains("!=")) || max_nesting(&ascii) > MAX_NESTING || operator_count(&ascii) > MAX_OPERATORS {
+    let code = ascii.split("//").next().unwrap_or("").trim_start();
+    // A rule's second half (`and (ftz or sat);`) may test bare fields; a
+    // line of its own must compare, or any word would be a condition.
+    let word = code.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    let continues = ["and", "or"].contains(&word) || code.starts_with("&&") || code.starts_with("||");
+    if !(continues || code.contains("==") || code.contains("!=")) || max_nesting(&ascii) > MAX_NESTING || operator_count(&ascii) > MAX_OPERATORS {
         return false;
     }
     DslParser::parse(Rule::condition_line, &ascii).is_ok()

@@ -24,10 +24,11 @@ pub fn ascii_of_full_width(c: char) -> Option<char> {
 
 /// What a line of assembly holding a full-width character (before any `//`
 /// comment) gets added to its error: `the line holds `；` (U+FF1B), the
-/// full-width form of `;``.
+/// full-width form of `;``. An ideographic space is not named: the lexer
+/// reads it as a space, so it causes nothing.
 pub fn full_width_hint(line: &str) -> Option<String> {
     let code = line.split("//").next().unwrap_or("");
-    let (c, a) = code.chars().find_map(|c| ascii_of_full_width(c).map(|a| (c, a)))?;
+    let (c, a) = code.chars().filter(|&c| c != '\u{3000}').find_map(|c| ascii_of_full_width(c).map(|a| (c, a)))?;
     Some(format!("the line holds `{c}` (U+{:04X}), the full-width form of `{a}`", c as u32))
 }
 
@@ -106,6 +107,7 @@ mod tests {
         assert_eq!(ascii_of_full_width('字'), None);
         assert_eq!(full_width_hint("IADD R1，R2;").as_deref(), Some("the line holds `，` (U+FF0C), the full-width form of `,`"));
         assert_eq!(full_width_hint("IADD R1, R2; // 中文注释，结果"), None);
+        assert_eq!(full_width_hint("IADD R1, R2;\u{3000}// 注释"), None);
     }
 
     /// The textbook distance (optimal string alignment: a swap of two
