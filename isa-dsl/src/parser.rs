@@ -1889,7 +1889,7 @@ mod line_shape_tests {
         for line in [
             "",
             "// (a == b)",
-            "TODO: more rules",
+            "Still to come: more rules.",
             "规则：a == b 时非法",
             "Note: this rule also applies when rd == RZ.",
             "(1) BF16_V2 does not support .FTZ or .SAT.",
