@@ -23,6 +23,10 @@ pub type Ident = Spanned<String>;
 pub struct File {
     /// Its declarations in file order (one whose header does not parse is left out).
     pub decls: Vec<Decl>,
+    /// Its last line has no line break and did not parse (reported, with a
+    /// note): the file was most likely cut short, so what later files
+    /// refer to may be lost with it.
+    pub cut_short: bool,
 }
 
 /// Kind of a top-level declaration.

@@ -66,6 +66,8 @@ pub fn parse_piece(
 ) -> File {
     let mut out = File::default();
     let cx = Cx { file, cache };
+    let before = diags.items.len();
+    let last_piece = range.end == text.len();
     for item in split_file(file, text, range, cache) {
         match item {
             Item::Stray(line) => {
@@ -82,6 +84,16 @@ pub fn parse_piece(
                     out.decls.push(d);
                 }
             }
+        }
+    }
+    // A last line without its line break that does not parse: a file cut
+    // short (a copy or an editor that stopped), which is worth saying.
+    let end = text.trim_end_matches([' ', '\t']).len();
+    if last_piece && !text.is_empty() && !text.ends_with(['\n', '\r']) {
+        let at_end = diags.items[before..].iter_mut().filter(|d| d.is_error() && d.span.is_some_and(|s| s.file == file && s.end as usize >= end)).last();
+        if let Some(d) = at_end {
+            d.notes.push("the file ends here, with no line break: is it cut short?".into());
+            out.cut_short = true;
         }
     }
     out

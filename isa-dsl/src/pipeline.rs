@@ -224,7 +224,10 @@ fn parse<'scope>(workers: &Workers<'scope>, jobs: &'scope [ParseJob<'scope>], di
         diags.extend(d.items);
         match files.last_mut() {
             // The next piece of the same file.
-            Some(prev) if last_file == Some(job.file) => prev.decls.extend(f.decls),
+            Some(prev) if last_file == Some(job.file) => {
+                prev.decls.extend(f.decls);
+                prev.cut_short |= f.cut_short;
+            }
             _ => files.push(f),
         }
         last_file = Some(job.file);

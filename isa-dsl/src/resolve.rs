@@ -23,10 +23,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// from the [`Prepared`] chains, independently of the others. `files` are in
 /// reading order.
 pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics) -> (Isa, Prepared) {
-    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new(), failed_types: BTreeSet::new(), undefined: BTreeMap::new(), broken_values: BTreeSet::new(), past_width: (0, 0), width_span: None };
+    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new(), failed_types: BTreeSet::new(), undefined: BTreeMap::new(), broken_values: BTreeSet::new(), past_width: (0, 0), width_span: None, cut_short: false };
     let decls: Vec<(&ast::Decl, (usize, usize))> =
         files.iter().enumerate().flat_map(|(fi, f)| f.decls.iter().enumerate().map(move |(di, d)| (d, (fi, di)))).collect();
     let refs: Vec<&ast::Decl> = decls.iter().map(|(d, _)| *d).collect();
+    r.cut_short = files.iter().any(|f| f.cut_short);
     r.isa.files = sources.files().map(|(_, f)| f.name.clone()).collect();
     r.isa_decl(&refs);
     r.types(&refs);
@@ -106,6 +107,9 @@ struct Resolver<'a> {
     past_width: (usize, u128),
     /// Where the ISA gives its `Width`.
     width_span: Option<Span>,
+    /// A file was cut short (reported): hooks of the optypes it lost are
+    /// not reported again.
+    cut_short: bool,
 }
 
 /// How many fields past the instruction's width are reported one by one.
@@ -857,6 +861,9 @@ impl<'a> Resolver<'a> {
         for d in decls.iter().filter(|d| d.kind == DeclKind::Simulation) {
             let name = &d.name.value;
             let Some(i) = self.isa.optypes.iter().position(|o| &o.name == name) else {
+                if self.cut_short {
+                    continue;
+                }
                 let near = nearest(name, self.isa.optypes.iter().map(|o| o.name.as_str())).map(|n| format!("did you mean `{n}`?"));
                 let e = self.err(Code::UnknownHookName, d.name.span, format!("`__DefSimulation` of unknown optype `{name}`"));
                 e.notes.extend(near);

@@ -143,3 +143,17 @@ fn a_spec_without_its_isa_declaration_is_not_reported_at_every_order() {
     // Before: 180 W007 "`Order` names `pg`", the guard the missing `__DefIsa` declares.
     assert!(!codes.contains(&"W007"), "{codes:?}");
 }
+
+#[test]
+fn a_file_cut_short_is_said_once() {
+    let mut files = spec();
+    let (_, text) = files.iter_mut().find(|(n, _)| n == "spec/004_ialu.txt").unwrap();
+    let at = text.find("__DefOpcode IMUL_RU").unwrap();
+    let cut = at + text[at..].find("SType st").unwrap() + "SType st".len();
+    text.truncate(cut);
+    let got = check(&files);
+    let (errors, _) = new_diagnostics(&got);
+    // Before: 18 more E050s, one per `__DefSimulation` of an optype the cut lost.
+    assert_eq!(codes(&errors), ["E006"], "{errors:#?}");
+    assert!(errors[0].notes.iter().any(|n| n.contains("is it cut short?")), "{:?}", errors[0].notes);
+}
