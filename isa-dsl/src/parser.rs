@@ -264,22 +264,31 @@ fn error_pos(e: &pest::error::Error<Rule>) -> usize {
     }
 }
 
-/// The name a field line that did not parse most likely declares, so that
-/// its uses are not reported again: the last word before its `=` or `;`
+/// The names a field line that did not parse most likely declares, so that
+/// their uses are not reported again: the last word before its `=` or `;`
 /// (`field<32, 8> Reg rb` without `;`, `field<16, 8 Reg rd;`, a full-width
 /// `；`, or the keyword misspelt as `feild`), full-width letters and digits
-/// read as ASCII.
-fn field_name_guess(line: &str) -> Option<String> {
+/// read as ASCII; for a name holding one (`rd２`), also the part before it
+/// (`rd2`, `rd`: which was meant is unknown).
+fn field_name_guess(line: &str) -> Vec<String> {
     let t = line.trim_start();
     let keyword: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     if keyword != "field" && isa_runtime::spelling::nearest(&keyword, ["field"].into_iter()).is_none() {
-        return None;
+        return Vec::new();
     }
     let ascii: String = t.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
-    let decl = ascii.split(['=', ';']).next()?;
-    let name = decl.split_whitespace().last()?;
+    let Some(name) = ascii.split(['=', ';']).next().and_then(|d| d.split_whitespace().last()) else { return Vec::new() };
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
-    (name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && name.chars().all(word)).then(|| name.to_string())
+    if !(name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && name.chars().all(word)) {
+        return Vec::new();
+    }
+    let mut names = vec![name.to_string()];
+    let raw = t.split(['=', ';', '；', '＝']).next().and_then(|d| d.split_whitespace().last()).unwrap_or("");
+    let prefix: String = raw.chars().take_while(|&c| word(c)).collect();
+    if raw != name && !prefix.is_empty() && prefix != name {
+        names.push(prefix);
+    }
+    names
 }
 
 /// Whether a line is blank or a `//` comment.
@@ -1992,10 +2001,11 @@ mod line_shape_tests {
             ("    field<16, 8> Reg rd２;", "rd2"),
             ("    field<97, 1> SignModi rb.neg = False", "rb.neg"),
         ] {
-            assert_eq!(field_name_guess(line).as_deref(), Some(name), "{line}");
+            assert_eq!(field_name_guess(line).first().map(String::as_str), Some(name), "{line}");
         }
-        assert_eq!(field_name_guess("    something else;"), None);
-        assert_eq!(field_name_guess("    field<16, 8> Reg 8;"), None);
+        assert_eq!(field_name_guess("    field<16, 8> Reg rd２;"), ["rd2", "rd"]);
+        assert!(field_name_guess("    something else;").is_empty());
+        assert!(field_name_guess("    field<16, 8> Reg 8;").is_empty());
     }
 
     #[test]

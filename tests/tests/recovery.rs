@@ -75,8 +75,9 @@ fn a_guard_typo_is_one_error_read_as_the_field_it_nearly_names() {
 
 #[test]
 fn a_malformed_field_line_is_one_error_not_one_per_use_of_the_field() {
-    // A full-width `；`, a missing `>`, the keyword misspelt: IADD's `rd`.
-    for new in ["field<16,  8> Reg rd；", "field<16,  8 Reg rd;", "feild<16,  8> Reg rd;"] {
+    // A full-width `；`, a missing `>`, the keyword misspelt, a full-width
+    // digit in the name: IADD's `rd`.
+    for new in ["field<16,  8> Reg rd；", "field<16,  8 Reg rd;", "feild<16,  8> Reg rd;", "field<16,  8> Reg rd２;"] {
         let got = check(&mutated("spec/004_ialu.txt", "field<16,  8> Reg rd;", new, 1));
         let (errors, warnings) = new_diagnostics(&got);
         // Before: 12 W007 (`rd` named by InList, Order, Bitwidth) and an E050 in hooks.txt.
