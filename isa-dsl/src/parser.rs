@@ -132,7 +132,7 @@ enum LineKind {
 /// Classifies one line. Only a line whose first non-blank characters are
 /// `__` can start anything, so most lines never reach pest.
 fn line_kind(line: &str) -> LineKind {
-    let head = line.trim_start_matches([' ', '\t', '\u{c}']);
+    let head = line.trim_start_matches(BLANKS);
     if !head.starts_with("__") {
         return LineKind::Body;
     }
@@ -152,6 +152,11 @@ fn line_kind(line: &str) -> LineKind {
         None => LineKind::Body,
     }
 }
+
+/// What may stand before a declaration or section header: the grammar's
+/// blanks (`WS`), and a no-break space or an ideographic space (text copied
+/// from a web page, an input method's), which a header is read without.
+const BLANKS: [char; 5] = [' ', '\t', '\u{c}', '\u{a0}', '\u{3000}'];
 
 /// The declaration keywords, as written.
 const DECL_KEYWORDS: [&str; 8] =
@@ -184,7 +189,7 @@ fn misspelt_keyword(head: &str) -> Option<(&str, &'static str)> {
 /// declaration: section headers repeat (`  __Encoding` 184 times and more),
 /// declaration headers do not.
 fn line_kind_cached(line: &str, cache: &LineCache) -> LineKind {
-    if !line.trim_start_matches([' ', '\t', '\u{c}']).starts_with("__") {
+    if !line.trim_start_matches(BLANKS).starts_with("__") {
         return LineKind::Body;
     }
     if let Some(k) = cache.heads.borrow().get(line) {
@@ -685,7 +690,9 @@ impl Cx<'_> {
                 let end = at.map(|c| pos + c.len_utf8()).unwrap_or(pos);
                 let one_line = rule == Rule::exception_line && expected.starts_with("missing `;`");
                 let mut d = Diagnostic::new(code, line.span.sub(pos, end), format!("malformed {what}")).with_label(expected);
-                if let Some((c, ascii)) = at.and_then(|c| isa_runtime::spelling::ascii_of_full_width(c).map(|a| (c, a))) {
+                if at == Some('\u{a0}') {
+                    d = d.with_note("a no-break space (U+00A0), as text copied from a web page holds: write a plain space");
+                } else if let Some((c, ascii)) = at.and_then(|c| isa_runtime::spelling::ascii_of_full_width(c).map(|a| (c, a))) {
                     d = d.with_note(format!("`{c}` is the full-width (U+{:04X}) form of `{ascii}`: write the ASCII `{ascii}`", c as u32));
                 }
                 if one_line {
@@ -714,8 +721,13 @@ impl Cx<'_> {
     }
 
     fn decl(&self, d: DeclLines<'_>, diags: &mut Diagnostics) -> Option<Decl> {
-        let header = d.header;
-        let lead = header.value.len() - header.value.trim_start_matches([' ', '\t', '\u{c}']).len();
+        let mut header = d.header;
+        let mut lead = header.value.len() - header.value.trim_start_matches(BLANKS).len();
+        // A no-break or ideographic space before the header: read without it.
+        if header.value[..lead].contains(['\u{a0}', '\u{3000}']) {
+            header = Spanned { value: &header.value[lead..], span: header.span.sub(lead, header.value.len()) };
+            lead = 0;
+        }
         if let Some((word, keyword)) = miscased_keyword(&header.value[lead..]) {
             diags.push(
                 Diagnostic::new(Code::MalformedDecl, header.span.sub(lead, lead + word.len()), format!("unknown declaration keyword `{word}`"))
