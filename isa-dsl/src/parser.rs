@@ -281,7 +281,7 @@ fn field_name_guess(line: &str) -> Vec<String> {
     if keyword != "field" && isa_runtime::spelling::nearest(&keyword, ["field"].into_iter()).is_none() {
         return Vec::new();
     }
-    let ascii: String = t.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
+    let ascii = isa_runtime::spelling::as_ascii(t);
     let Some(name) = ascii.split(['=', ';']).next().and_then(|d| d.split_whitespace().last()) else { return Vec::new() };
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
     if !(name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && name.chars().all(word)) {
@@ -294,6 +294,11 @@ fn field_name_guess(line: &str) -> Vec<String> {
         names.push(prefix);
     }
     names
+}
+
+/// A line without its `//` comment, if any.
+fn before_comment(line: &str) -> &str {
+    line.split("//").next().unwrap_or("")
 }
 
 /// Whether a line is blank or a `//` comment.
@@ -699,7 +704,7 @@ impl Cx<'_> {
                     d = d.with_note("a rule is one line: its condition cannot go on to the next");
                 }
                 // `Prefix = "R;`: say which quote is not closed.
-                let code = line.value.split("//").next().unwrap_or("");
+                let code = before_comment(line.value);
                 if code.matches('"').count() % 2 == 1 {
                     let open = code.rfind('"').unwrap_or(0);
                     let col = line.value[..open].chars().count() + 1;
@@ -1133,7 +1138,7 @@ impl Cx<'_> {
                                 // silently replace the first.
                                 // The same line again is only a slip (W029, as a name listed twice).
                                 let key = d.key();
-                                let text: String = line.value.split("//").next().unwrap_or("").split_whitespace().collect();
+                                let text: String = before_comment(line.value).split_whitespace().collect();
                                 match given.get(&key) {
                                     Some((first, same)) if *same == text => diags.push(
                                         Diagnostic::new(Code::ListedTwice, d.span(), format!("`{key}` given twice, the same"))
@@ -1639,7 +1644,7 @@ fn looks_like_directive(s: &str) -> bool {
 /// (single words), then `;`. Gives the name and the offset where the `<`
 /// should be. A sentence (`InList and OutList are ...;`) is no such list.
 fn bare_directive(s: &str) -> Option<(&'static str, usize)> {
-    let code = s.split("//").next().unwrap_or("").trim_end();
+    let code = before_comment(s).trim_end();
     let list = code.strip_suffix(';')?;
     if looks_like_directive(s) {
         return None;
@@ -1660,11 +1665,11 @@ fn bare_directive(s: &str) -> Option<(&'static str, usize)> {
 /// full-width characters read as ASCII, but is not one as written (the
 /// `＜` of `InList＜pg, ra＞;`): where the first of them is, it, and its ASCII.
 fn directive_in_full_width(s: &str) -> Option<(usize, char, char)> {
-    let code = s.split("//").next().unwrap_or("");
+    let code = before_comment(s);
     if code.is_ascii() || looks_like_directive(s) {
         return None;
     }
-    let ascii: String = code.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
+    let ascii = isa_runtime::spelling::as_ascii(code);
     if !ascii.is_ascii() || !looks_like_directive(&ascii) {
         return None;
     }
@@ -1676,7 +1681,7 @@ fn directive_in_full_width(s: &str) -> Option<(usize, char, char)> {
 /// (`Bitwidth<rd>为32，即Rd是单个32bit寄存器。`): prose, as directives name
 /// fields, which are ASCII.
 fn is_prose_after_directive(s: &str) -> bool {
-    let code = s.split("//").next().unwrap_or("");
+    let code = before_comment(s);
     !code.chars().all(|c| c.is_ascii() || isa_runtime::spelling::ascii_of_full_width(c).is_some())
 }
 
@@ -1772,8 +1777,8 @@ fn closing(open: char) -> char {
 /// of those or compares (`==`, `!=`). Full-width brackets and the like are read as ASCII here,
 /// as an input method types them. Prose in any language does not parse.
 fn looks_like_condition(s: &str) -> bool {
-    let ascii: String = s.chars().map(|c| isa_runtime::spelling::ascii_of_full_width(c).unwrap_or(c)).collect();
-    let code = ascii.split("//").next().unwrap_or("").trim_start();
+    let ascii = isa_runtime::spelling::as_ascii(s);
+    let code = before_comment(&ascii).trim_start();
     // A rule's second half (`and (ftz or sat);`) may test bare fields; a
     // line of its own must compare, or any word would be a condition.
     let word = code.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
@@ -1791,7 +1796,7 @@ fn looks_like_condition(s: &str) -> bool {
 /// `&req=1`) and a `;`; with neither a `;` nor a control, two operands at
 /// least. A sentence that starts with the mnemonic has no such operands.
 fn looks_like_assembly(s: &str, name: &str) -> bool {
-    let code = s.split("//").next().unwrap_or("").trim();
+    let code = before_comment(s).trim();
     let code = match code.strip_prefix('@') {
         Some(rest) => rest.split_once([' ', '\t']).map_or("", |(_, r)| r.trim_start()),
         None => code,

@@ -22,6 +22,11 @@ pub fn ascii_of_full_width(c: char) -> Option<char> {
     }
 }
 
+/// `text` with its full-width characters read as ASCII ([`ascii_of_full_width`]).
+pub fn as_ascii(text: &str) -> String {
+    text.chars().map(|c| ascii_of_full_width(c).unwrap_or(c)).collect()
+}
+
 /// What a line of assembly holding a full-width character (before any `//`
 /// comment) gets added to its error: `the line holds `；` (U+FF1B), the
 /// full-width form of `;``. An ideographic space is not named: the lexer
