@@ -96,9 +96,11 @@ pub struct Decl {
     pub hooks: Vec<SimulationCall>,
     /// Its sections in file order (only groups, optypes and opcodes have any).
     pub sections: Vec<Section>,
-    /// A section of it was skipped (a header naming no section, E014):
-    /// what it said is unknown, so its opcodes get no follow-on diagnostics.
-    pub skipped_section: bool,
+    /// Part of it was not read, and reported: a section under a header
+    /// naming none (E014), text before its first section (E003), or an
+    /// `__OperandInfo` directive that did not parse or was given twice.
+    /// What it said is unknown, so its opcodes get no follow-on diagnostics.
+    pub partly_unread: bool,
 }
 
 /// `S8;` or `F64 = 0x2;`

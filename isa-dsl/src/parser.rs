@@ -782,7 +782,7 @@ impl Cx<'_> {
                 e.with_label(format!("{what} of fields before any section")).with_note("is `__Encoding` missing above them? (read as that)")
             } else {
                 // What the lines meant is unknown: no follow-ons.
-                decl.skipped_section = true;
+                decl.partly_unread = true;
                 e.with_label("expected a section such as `__Encoding`")
             };
             diags.push(e);
@@ -798,7 +798,7 @@ impl Cx<'_> {
         let mut said = false;
         for s in sections {
             let Some(s) = self.section(&decl, s, diags) else {
-                decl.skipped_section = true;
+                decl.partly_unread = true;
                 continue;
             };
             {
@@ -816,7 +816,7 @@ impl Cx<'_> {
                 }
                 // A directive that did not parse: what the opcode reads,
                 // writes and binds is unknown, so no follow-ons.
-                decl.skipped_section |= s.broken_directives > 0;
+                decl.partly_unread |= s.broken_directives > 0;
                 decl.sections.push(s);
             }
         }
@@ -912,7 +912,7 @@ impl Cx<'_> {
             sections: Vec::new(),
             broken_values: Vec::new(),
             broken_lines: 0,
-            skipped_section: false,
+            partly_unread: false,
         })
     }
 

@@ -77,8 +77,8 @@ pub fn opcode(sources: &SourceMap, files: &[ast::File], prep: &Prepared, id: Opc
     // of the wrong kind, in a cycle: reported): what it would have
     // inherited is unknown.
     op.cut_off = chain.first().is_some_and(|(d, _)| matches!(d.parent, Some(Some(_))));
-    // A section of the chain was skipped (E014): what it declared is unknown too.
-    op.cut_off |= chain.iter().any(|(d, _)| d.skipped_section);
+    // Part of the chain was not read (reported): what it declared is unknown too.
+    op.cut_off |= chain.iter().any(|(d, _)| d.partly_unread);
     op
 }
 
