@@ -1,9 +1,10 @@
 //! The command-line tools' file plumbing, shared by `isa-codegen asm/disasm`
 //! and `isa`: `-` for standard input and output (and how messages name
-//! them), output written all or nothing, standard output that a closed pipe
-//! (`| head`) does not fail, the check that an output would not replace its
-//! own input (standard input redirected from it too), and the exit code
-//! after printing the argument parser's help or error.
+//! them), output written all or nothing (and the temporary files of killed
+//! runs removed), standard output that a closed pipe (`| head`) does not
+//! fail, the check that an output would not replace its own input
+//! (standard input redirected from it too), and the exit code after
+//! printing the argument parser's help or error.
 
 use std::path::Path;
 
@@ -21,6 +22,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let tmp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    remove_dead_temps(&target, &name);
     // The file replaced keeps its permissions (an executable bit, say).
     let keep = |()| match std::fs::metadata(&target) {
         Ok(m) => std::fs::set_permissions(&tmp, m.permissions()),
@@ -35,6 +37,30 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     made.and_then(keep).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// Removes the temporary files that runs killed before their rename left
+/// beside `target` (`.NAME.tmp-PID`, `name` its file name): those whose
+/// process is gone. Only where that can be told (`/proc`); a file of a
+/// run still going is left alone.
+fn remove_dead_temps(target: &Path, name: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = format!(".{name}.tmp-");
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(pid) = file.to_str().and_then(|n| n.strip_prefix(&prefix)).filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) else { continue };
+        let ours = pid == std::process::id().to_string();
+        if !ours && !Path::new("/proc").join(pid).exists() && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Writes the binary output: to standard output when `path` is `-` (as `-`

@@ -457,3 +457,29 @@ fn help_to_a_full_disk_fails() {
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("cannot write the output"));
 }
+
+/// `isa asm -o x.bin` writes a temporary file beside `x.bin` and renames
+/// it; a run killed before the rename left it behind. The next run removes
+/// those of runs that are gone, and leaves a live run's alone.
+#[cfg(target_os = "linux")]
+#[test]
+fn temporary_files_of_killed_runs_are_removed() {
+    let dir = std::env::temp_dir().join(format!("isa-dead-temps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.s"), "IADD R1, R2, R3 ;\n").unwrap();
+    // A process that has exited: its PID names no process now.
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let dead = dir.join(format!(".x.bin.tmp-{}", gone.id()));
+    let live = dir.join(format!(".x.bin.tmp-{}", std::process::id()));
+    let other = dir.join(format!(".y.bin.tmp-{}", gone.id()));
+    for f in [&dead, &live, &other] {
+        std::fs::write(f, b"half a word").unwrap();
+    }
+    let (code, _, err) = isa(&["asm", "-o", dir.join("x.bin").to_str().unwrap(), dir.join("a.s").to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(dir.join("x.bin")).unwrap().len(), 16);
+    assert!(!dead.exists(), "the dead run's temporary file is left");
+    assert!(live.exists() && other.exists(), "a live run's file, or another output's, was removed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
