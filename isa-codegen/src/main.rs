@@ -469,7 +469,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
-    isa_dsl::add_source(&mut sources, &isa_runtime::files::input_name(file), &bytes, &mut diags);
+    isa_dsl::add_input(&mut sources, &isa_runtime::files::input_name(file), &bytes, &mut diags);
     let id = isa_dsl::FileId(0);
     let text = sources.get(id).text.clone();
     // Each error is kept only while it can be shown (a million bad lines
@@ -515,7 +515,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     let mut diags = isa_dsl::Diagnostics::default();
     let is_text = std::str::from_utf8(bytes).is_ok();
     if is_text {
-        isa_dsl::add_source(&mut sources, &name, bytes, &mut diags);
+        isa_dsl::add_input(&mut sources, &name, bytes, &mut diags);
     }
     // A diagnostic; `titled`: the code's title goes under the caret (a file-wide error);
     // else the caret alone, as the message says what is wrong there.

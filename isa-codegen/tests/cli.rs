@@ -834,3 +834,26 @@ fn help_to_a_full_disk_fails() {
     let r = bin().arg("--bogus").stderr(std::fs::File::create("/dev/full").unwrap()).output().unwrap();
     assert_eq!(r.status.code(), Some(2));
 }
+
+/// The user's own files are not spec files: `disasm` of binary words
+/// (valid UTF-8 when every byte is below 0x80) and `asm` of a program with
+/// a control character got W039 "control character in a spec file"
+/// (review 49, F01), which `isa` does not give.
+#[test]
+fn inputs_are_not_linted_as_spec_files() {
+    let dir = temp_dir("inputs-not-specs");
+    let (bin_file, ctl) = (dir.join("two.bin"), dir.join("ctl.s"));
+    std::fs::write(dir.join("two.s"), "FADD R0, R1, R2\nIMAD R0, R1, R2, R3\n").unwrap();
+    std::fs::write(&ctl, "FADD R0, R1, R2 \u{1}\n").unwrap();
+    let r = bin().args(["asm", "--spec", "spec/", "-o"]).arg(&bin_file).arg(dir.join("two.s")).output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(std::str::from_utf8(&std::fs::read(&bin_file).unwrap()).is_ok(), "the words should be valid UTF-8 for this test");
+    let r = bin().args(["disasm", "--color", "never", "--spec", "spec/"]).arg(&bin_file).output().unwrap();
+    assert_eq!((r.status.code(), String::from_utf8_lossy(&r.stderr).as_ref()), (Some(0), ""));
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "FADD R0, R1, R2 ;\nIMAD R0, R1, R2, R3 ;\n");
+    let r = bin().args(["asm", "--color", "never", "--spec", "spec/"]).arg(&ctl).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(err.contains("error[E040]") && !err.contains("W039") && err.contains("1 error, 0 warnings"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

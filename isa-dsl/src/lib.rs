@@ -236,16 +236,11 @@ pub fn display_name(path: &Path) -> String {
     clean.display().to_string()
 }
 
-/// Adds one file's bytes, reporting invalid UTF-8.
+/// Adds one spec file's bytes, reporting invalid UTF-8 and control
+/// characters (W039).
 pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut Diagnostics) -> FileId {
-    let (id, bad) = sources.add_bytes(name, bytes);
-    if let Some(at) = bad {
-        diags.push(
-            Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at), "file is not valid UTF-8")
-                .with_label(isa_runtime::report::INVALID_UTF8_LABEL)
-                .with_notes(isa_runtime::report::invalid_utf8_notes(bytes)),
-        );
-    } else {
+    let (id, utf8) = add_file(sources, name, bytes, diags);
+    if utf8 {
         // A NUL or an escape in a text spec: most likely a damaged file,
         // whose bytes would go on into the manual.
         let text = &sources.get(id).text;
@@ -261,6 +256,26 @@ pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut
         }
     }
     id
+}
+
+/// Adds the bytes of a file that is not a spec (a program to assemble, a
+/// file of words), reporting invalid UTF-8 only: a control character in
+/// it is the assembler's to judge, not a damaged spec.
+pub fn add_input(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut Diagnostics) -> FileId {
+    add_file(sources, name, bytes, diags).0
+}
+
+/// Adds a file's bytes, reporting invalid UTF-8: its id, and whether it was UTF-8.
+fn add_file(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut Diagnostics) -> (FileId, bool) {
+    let (id, bad) = sources.add_bytes(name, bytes);
+    if let Some(at) = bad {
+        diags.push(
+            Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at), "file is not valid UTF-8")
+                .with_label(isa_runtime::report::INVALID_UTF8_LABEL)
+                .with_notes(isa_runtime::report::invalid_utf8_notes(bytes)),
+        );
+    }
+    (id, bad.is_none())
 }
 
 /// Whether a file is written in the DSL (it declares something with `__Def`,
