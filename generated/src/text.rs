@@ -49471,6 +49471,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     controls: &["sched", "req", "wsb"],
     guard: Some("pg"),
     without_syntax: &["F2FP"],
+    spelled: &[("IMAD_WIDE", "IMAD.WIDE"), ("IDP2A", "IDP.2A"), ("IDP4A", "IDP.4A")],
     decode: decode_index,
     check: check_word,
     fast: ::std::sync::OnceLock::new(),

@@ -430,6 +430,24 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("IADD.X R0, R1, ~0x5", 15, "`~` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
         ("IADD R0, R1, -|5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
         ("HFMA2 R0, R1, 1, !-2, R3", 17, "`!` cannot be written on a value: a value takes only a sign `-`"),
+        // Review 49: modifiers of different forms written together (F02).
+        ("IMAD.LO.X R0, R1, R2, R3", 8, "modifier `.X` cannot be combined with `.LO`: no form of `IMAD` takes both"),
+        ("MOV.32.64 R0, R1", 7, "modifier `.64` cannot be combined with `.32`: no form of `MOV` takes both"),
+        ("IDP.2A.4A.S8.S8 R0, R1, R2, R3", 7, "modifier `.4A` cannot be combined with `.2A`: no form of `IDP` takes both"),
+        // A control's value that is no integer says why, as an operand's does (F03).
+        ("IADD R0, R1, R2 &req=07", 21, "`07` starts with 0: octal is not read here; write `7` for the decimal, or `0x` for hex"),
+        ("IADD R0, R1, R2 &sched=1.0", 23, "`1.0` is not an integer"),
+        // The spacing hints quote the line (F04).
+        ("IADD R0, R1, R2&sched=3", 15, "a space goes before a control: `R2 &sched=3`"),
+        // An instruction's name where its spelling goes (F05).
+        ("IDP4A.S8.S8 R0, R1, R2, R3", 0, "`IDP4A` is the name of an instruction, not its spelling: it is written `IDP.4A`"),
+        ("IMAD_WIDEE R0, R1", 0, "unknown mnemonic `IMAD_WIDEE`; did you mean `IMAD.WIDE`?"),
+        // Operands that said only "not a float" or "not an operand" (F10).
+        ("FADD R0, R1, -0f3F800000", 13, "`-0f3F800000` is not a 32-bit float: bits take no sign; write `0fBF800000`"),
+        ("HADD2 R0, R1, 0h3C00, 1", 14, "`0h3C00` is not a 16-bit float: bits are written `0f` and 4 hex digits"),
+        ("FADD R0, R1, infinity", 13, "`infinity` is not a 32-bit float: infinity is written `inf`"),
+        ("IADD R0, R1, c[-1][0]", 13, "`c[-1][0]` is not an operand: its bank is not a number from 0 (`-1` is negative)"),
+        ("IADD R0, R1, C[0x3][0x18]", 13, "`C[0x3][0x18]` is not an operand; did you mean `c[0x3][0x18]`?"),
     ];
     rejected_alike(&asm, &cases);
 }
@@ -571,7 +589,7 @@ fn input_that_used_to_be_dropped_or_wrapped_is_rejected() {
         (".word 0x00001c3c001518040000000302017936 &sched=1", 41, "`.word` takes no controls: the word holds its own"),
         ("MOV R1, R2 &sched=1 &sched=2", 20, "`&sched` is given twice (first at column 12)"),
         ("MOV R1, R2 &sched=", 18, "`&sched=` has no value"),
-        ("MOV R1, R2 &sched=1&req=2", 19, "controls are separated by spaces: `&sched=0x1 &req=0x2`"),
+        ("MOV R1, R2 &sched=1&req=2", 19, "controls are separated by spaces: `&sched=1 &req=2`"),
         // A modifier repeated, or two values of one modifier.
         ("FADD.RN.RN R1, R2, R3", 8, "modifier `.RN` is given twice"),
         ("FADD.RZ.FTZ.RM R1, R2, R3", 12, "modifier `.RM` conflicts with `.RZ`: only one of them can be given"),

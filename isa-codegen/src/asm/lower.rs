@@ -386,6 +386,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     }).collect::<Vec<_>>();
     let controls = isa.control_fields.iter().map(String::as_str);
     let without_syntax = isa.optypes.iter().filter(|o| o.syntax.is_empty()).map(|o| &*o.name);
+    let spelled = super::spelled_otherwise(isa).into_iter().map(|(name, written)| quote! { (#name, #written) });
     let guard = match &isa.guard {
         Some(g) => quote! { Some(#g) },
         None => quote! { None },
@@ -410,6 +411,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             controls: &[ #( #controls ),* ],
             guard: #guard,
             without_syntax: &[ #( #without_syntax ),* ],
+            spelled: &[ #( #spelled ),* ],
             decode: decode_index,
             check: check_word,
             fast: ::std::sync::OnceLock::new(),

@@ -117,7 +117,8 @@ impl<'a> Assembler<'a> {
             }
             let all = self.forms.keys().map(|s| s.as_str());
             let without_syntax = self.isa.optypes.iter().filter(|o| o.syntax.is_empty()).map(|o| &*o.name);
-            return Err(AsmError::at(mn.col, isa_runtime::text::asm::unknown_mnemonic(mn.text, all, without_syntax)));
+            let spelled = spelled_otherwise(self.isa);
+            return Err(AsmError::at(mn.col, isa_runtime::text::asm::unknown_mnemonic(mn.text, all, without_syntax, &spelled)));
         };
         let mut best: Option<Attempt> = None;
         for &(ot, fi) in cands {
@@ -152,7 +153,8 @@ impl<'a> Assembler<'a> {
                 _ => AsmError::at(mn.col, "no form of this instruction matches"),
             }
         };
-        let mut e = best.map(|b| self.attempt_error(b)).unwrap_or_else(none);
+        let parts: Vec<&str> = lexed.parts.iter().map(|p| p.text).collect();
+        let mut e = best.map(|b| self.attempt_error(b, &parts)).unwrap_or_else(none);
         // An error at an operand text: perhaps only the combination of kinds fails.
         if lexed.operands.iter().any(|t| t.col == e.col) {
             let kinds: Vec<(String, isa_runtime::text::asm::TextIs)> = lexed
@@ -424,7 +426,7 @@ impl<'a> Assembler<'a> {
             let i = Self::field_index(op, name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
             let f = &op.fields[i];
             let v = literal::int(value.text).filter(|v| *v <= crate::plan::mask64(f.width));
-            raw.values[i] = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}` ({})", value.text, f.width, f.name, isa_runtime::text::asm::int_range(f.width, false))))?;
+            raw.values[i] = v.ok_or_else(|| fail(7, value.col, isa_runtime::text::asm::control_value_message(value.text, f.width, &f.name)))?;
         }
 
         // Required fields this form cannot set.
@@ -892,7 +894,7 @@ impl<'a> Assembler<'a> {
     }
 
     /// The error an attempt shows, its message written now if it was deferred.
-    fn attempt_error(&self, a: Attempt) -> AsmError {
+    fn attempt_error(&self, a: Attempt, parts: &[&str]) -> AsmError {
         let Some((ot, fi, oc)) = a.not_allowed else { return a.error };
         let isa = self.isa;
         let (part, mnemonic, b) = (&a.error.message, &isa.optypes[ot].syntax[fi].mnemonic, &isa.opcodes[oc].forms[fi]);
@@ -900,6 +902,10 @@ impl<'a> Assembler<'a> {
         let all: Vec<(usize, &FormBinding)> = self.forms.get(mnemonic).into_iter().flatten().flat_map(|&(ot, fi)| {
             isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, &isa.opcodes[oc].forms[fi]))
         }).collect();
+        let takes = |ot: usize, f: &FormBinding, s: &str| f.modifiers.iter().any(|m| self.slot_accepts(ot, m, s));
+        if let Some(message) = isa_runtime::text::asm::clashing_modifier(part, parts, mnemonic, |a, b| all.iter().any(|&(ot, f)| takes(ot, f, a) && takes(ot, f, b))) {
+            return AsmError::at(a.error.col, message);
+        }
         let upper = part.to_ascii_uppercase();
         let case = upper != *part && all.iter().any(|&(ot, f)| f.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper)));
         let others: Vec<String> = all.iter().map(|&(ot, f)| self.modifier_spellings(ot, f)).collect();
@@ -1203,3 +1209,15 @@ pub fn assemble_text_with(isa: &Isa, text: &str, error: impl FnMut(isa_runtime::
     isa_runtime::text::asm::assemble_lines_with(text, |line| asm.assemble_line(line).map(|a| a.map(|a| a.word)), error)
 }
 
+/// The optypes whose mnemonic is spelled otherwise than their name, with
+/// that spelling (their first form's, with its fixed parts: `IDP4A`,
+/// `IDP.4A`), in the order of the spec.
+pub fn spelled_otherwise(isa: &Isa) -> Vec<(&str, &str)> {
+    isa.optypes
+        .iter()
+        .filter_map(|o| {
+            let written = o.opcodes.iter().flat_map(|&oc| &isa.opcodes[oc].forms).map(|f| f.mnemonic.as_str()).next()?;
+            (written != o.name).then_some((o.name.as_str(), written))
+        })
+        .collect()
+}

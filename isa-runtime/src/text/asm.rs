@@ -65,9 +65,9 @@ struct Attempt {
 
 impl Attempt {
     /// The error to show.
-    fn into_error(self, m: &Model) -> AsmError {
+    fn into_error(self, m: &Model, parts: &[&str]) -> AsmError {
         match self.not_allowed {
-            Some((oc, fi)) => AsmError::at(self.error.col, not_allowed_in_form(m, oc, fi, &self.error.message)),
+            Some((oc, fi)) => AsmError::at(self.error.col, not_allowed_in_form(m, oc, fi, &self.error.message, parts)),
             None => self.error,
         }
     }
@@ -76,10 +76,14 @@ impl Attempt {
 /// [`not_allowed_modifier`] for `part` in form `fi` of opcode `oc`, with
 /// what the mnemonic takes in any form (this one among them: `IADD.X` is
 /// a form of `IADD`).
-fn not_allowed_in_form(m: &Model, oc: usize, fi: usize, part: &str) -> String {
+fn not_allowed_in_form(m: &Model, oc: usize, fi: usize, part: &str, parts: &[&str]) -> String {
     let form = &m.opcodes[oc].forms[fi];
     let all = find_mnemonic(m, form.mnemonic).map_or(&[][..], |k| m.mnemonics[k].forms);
     let forms = || all.iter().map(|&(oc, fi)| &m.opcodes[oc as usize].forms[fi as usize]);
+    let takes = |f: &Form, s: &str| f.modifiers.iter().any(|x| slot_accepts(x, s));
+    if let Some(message) = clashing_modifier(part, parts, form.mnemonic, |a, b| forms().any(|f| takes(f, a) && takes(f, b))) {
+        return message;
+    }
     let upper = part.to_ascii_uppercase();
     let case = upper != part && forms().flat_map(|f| f.modifiers).any(|s| slot_accepts(s, &upper));
     not_allowed_modifier(part, form.mnemonic, &mnemonic_spellings(form.spellings, forms().map(|f| f.spellings)), case)
@@ -359,7 +363,7 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
         if let Some(e) = lexed.guard.and_then(|(_, g)| glued_guard(&g, |t| is_guard(m, t), |t| find_mnemonic(m, t).is_some())) {
             return Err(e);
         }
-        return Err(AsmError::at(mn.col, unknown_mnemonic(mn.text, m.mnemonics.iter().map(|x| x.name), m.without_syntax.iter().copied())));
+        return Err(AsmError::at(mn.col, unknown_mnemonic(mn.text, m.mnemonics.iter().map(|x| x.name), m.without_syntax.iter().copied(), m.spelled)));
     };
     // Each operand text is read once, whatever the number of candidates.
     let mut pre: List<Pre, MAX_OPERANDS> = List::default();
@@ -399,7 +403,8 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
             }
         }
         if loud {
-            let mut e = best.map(|b| b.into_error(m)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+            let parts: Vec<&str> = lexed.parts.iter().map(|p| p.text).collect();
+            let mut e = best.map(|b| b.into_error(m, &parts)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
             // An error at an operand text: perhaps only the combination of kinds fails.
             if lexed.operands.iter().any(|t| t.col == e.col) {
                 let kinds: Vec<(String, TextIs)> = pre
@@ -466,9 +471,10 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
 }
 
 /// The message for a mnemonic no syntax form spells: an optype the spec
-/// gives no `__Syntax`, or else the nearest known spelling (both paths
-/// word it the same).
-pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, without_syntax: impl Iterator<Item = &'a str>) -> String {
+/// gives no `__Syntax`, an optype's name where its spelling goes
+/// (`IDP4A`, written `IDP.4A`; `spelled` lists such optypes), or else the
+/// nearest known spelling (both paths word it the same).
+pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, without_syntax: impl Iterator<Item = &'a str>, spelled: &[(&'a str, &'a str)]) -> String {
     if without_syntax.into_iter().any(|o| o == text) {
         return format!("`{text}` cannot be assembled: the spec gives optype `{text}` no `__Syntax`");
     }
@@ -476,8 +482,34 @@ pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, wi
     if text.starts_with('@') {
         return format!("`{text}` is a second guard: a line has one guard, before its mnemonic");
     }
-    let hint = crate::spelling::nearest(text, known).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+    if let Some((name, written)) = spelled.iter().find(|(name, _)| *name == text) {
+        return format!("`{name}` is the name of an instruction, not its spelling: it is written `{written}`");
+    }
+    // The nearest of the mnemonics and the names of optypes spelled otherwise (`IMAD_WIDE`: `IMAD.WIDE`).
+    let near = crate::spelling::nearest(text, known.chain(spelled.iter().map(|(name, _)| *name)));
+    let near = near.map(|n| spelled.iter().find(|(name, _)| *name == n).map_or(n, |(_, written)| *written));
+    let hint = near.map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
     format!("unknown mnemonic `{text}`{hint}")
+}
+
+/// The message for modifier `part`, which no slot of the form tried takes,
+/// when other forms of `mnemonic` take it but none together with another
+/// part written (`IMAD.LO.X`: `.X` is only in `IMAD.HI.X`, which has no
+/// `.LO`); `None` when each part goes with `part` in some form.
+/// `takes_both(a, b)`: some form of the mnemonic takes spellings `a` and
+/// `b` together. Both paths word it the same.
+pub fn clashing_modifier(part: &str, written: &[&str], mnemonic: &str, takes_both: impl Fn(&str, &str) -> bool) -> Option<String> {
+    if !takes_both(part, part) {
+        return None;
+    }
+    let mut clashes: Vec<&str> = written.iter().copied().filter(|&p| p != part && !takes_both(part, p)).collect();
+    clashes.dedup();
+    let with = clashes.iter().map(|c| format!("`.{c}`")).collect::<Vec<_>>();
+    match with.as_slice() {
+        [] => None,
+        [one] => Some(format!("modifier `.{part}` cannot be combined with {one}: no form of `{mnemonic}` takes both")),
+        [init @ .., last] => Some(format!("modifier `.{part}` cannot be combined with {} or {last}: no form of `{mnemonic}` takes `.{part}` with any of them", init.join(", "))),
+    }
 }
 
 /// The message for modifier `part` in a slot `text` the spec gives no field
@@ -779,6 +811,16 @@ pub fn int_range(width: u32, signed: bool) -> String {
     }
 }
 
+/// The message for a control's value `text` that is not a value of its
+/// `width`-bit field `name`: why it is no integer (`07`, `1.0`), else that
+/// it does not fit. Both paths word it the same.
+pub fn control_value_message(text: &str, width: u32, name: &str) -> String {
+    if signed(text).is_none() {
+        return int_error_message(text);
+    }
+    format!("`{text}` does not fit the {width}-bit field `{name}` ({})", int_range(width, false))
+}
+
 pub(super) fn int_value(bits: Bits, signed: bool, v: i128) -> Option<u64> {
     let max = bits.max() as i128;
     let lo = if signed { -(1i128 << (bits.width - 1)) } else { 0 };
@@ -981,7 +1023,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
         let c = op.controls.iter().find(|c| c.index == index).ok_or_else(|| fail(7, name.col, msg!(loud, "no field `{}`", name.text)))?;
         let bits = c.field.bits;
         let v = int(value.text).filter(|v| *v <= bits.max());
-        let v = v.ok_or_else(|| fail(7, value.col, msg!(loud, "`{}` does not fit the {}-bit field `{}` ({})", value.text, bits.width, c.name, int_range(bits.width as u32, false))))?;
+        let v = v.ok_or_else(|| fail(7, value.col, msg!(loud, "{}", control_value_message(value.text, bits.width as u32, c.name))))?;
         w = bits.set(w, v);
     }
 

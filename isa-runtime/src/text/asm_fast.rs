@@ -779,7 +779,7 @@ fn operand_at<'a>(m: &Model, t: &Tables, line: &'a str, s: usize) -> Option<(Pre
             }
             op.core = Core::Pair { prefix: n, lo: register_number(&line[ls..le])?, hi: register_number(&line[hs..he])? };
             i = he + 1;
-        } else if n.eq_ignore_ascii_case("inf") || n.eq_ignore_ascii_case("nan") {
+        } else if super::lex::is_number_word(n) {
             if b.get(i) == Some(&b'.') {
                 return None;
             }

@@ -541,7 +541,7 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
                     return Err((vcol, format!("`&{name}=` has no value")));
                 }
                 if let Some(amp) = value.find('&') {
-                    return Err((vcol + amp, "controls are separated by spaces: `&sched=0x1 &req=0x2`".into()));
+                    return Err((vcol + amp, format!("controls are separated by spaces: `&{name}={} {}`", &value[..amp], &value[amp..])));
                 }
                 if !more.is_empty() || !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: vcol })) {
                     more.push(wcol);
@@ -557,7 +557,9 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
             if let Some(amp) = text.find('&') {
                 // `R2&sched=1`: the control glued to the last operand.
                 if amp > 0 && !text.as_bytes()[amp - 1].is_ascii_whitespace() && text[amp + 1..].contains('=') {
-                    return Err((col + amp, "a space goes before a control: `R1 &sched=0x1`".into()));
+                    let glued = text[..amp].rsplit([' ', '\t', ',']).next().unwrap_or("");
+                    let control = text[amp..].split([' ', '\t']).next().unwrap_or("");
+                    return Err((col + amp, format!("a space goes before a control: `{glued} {control}`")));
                 }
                 // `&sched=1 R2`: a whole control, then more operand text.
                 let word = text[amp..].split(char::is_whitespace).next().unwrap_or("");
@@ -882,8 +884,33 @@ fn decorated(text: &str) -> Result<OperandText<'_>, String> {
     } else {
         core_text = s;
     }
-    op.core = core(core_text).ok_or_else(|| format!("`{text}` is not an operand"))?;
+    op.core = core(core_text).ok_or_else(|| not_an_operand(text, core_text))?;
     Ok(op)
+}
+
+/// Why `text`, whose core is `core_text`, is not an operand: a constant
+/// reference spelled `C[..][..]`, or whose bank or offset is not read,
+/// says which; anything else is just not an operand.
+#[cold]
+fn not_an_operand(text: &str, core_text: &str) -> String {
+    if let Some(rest) = core_text.strip_prefix("C[").filter(|r| core(&format!("c[{r}")).is_some()) {
+        return format!("`{text}` is not an operand; did you mean `c[{rest}`?");
+    }
+    let parts = core_text.strip_prefix("c[").and_then(|rest| {
+        let close = rest.find(']')?;
+        let off = rest[close + 1..].strip_prefix('[')?.strip_suffix(']')?;
+        Some([("bank", trim(&rest[..close]).1), ("offset", trim(off).1)])
+    });
+    for (which, part) in parts.into_iter().flatten() {
+        if int(part).is_none() {
+            let why = match super::literal::signed(part) {
+                Some(_) => format!("`{part}` is negative"),
+                None => super::literal::int_error_message(part),
+            };
+            return format!("`{text}` is not an operand: its {which} is not a number from 0 ({why})");
+        }
+    }
+    format!("`{text}` is not an operand")
 }
 
 use super::literal::int;
@@ -900,8 +927,13 @@ fn is_plain_name(s: &str) -> bool {
     let b = s.as_bytes();
     b.first().is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
         && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
-        && !s.eq_ignore_ascii_case("inf")
-        && !s.eq_ignore_ascii_case("nan")
+        && !is_number_word(s)
+}
+
+/// The words read as numbers: `inf` and `nan`, and `infinity`, which a
+/// float operand refuses with a word on how infinity is written.
+pub(super) fn is_number_word(s: &str) -> bool {
+    s.eq_ignore_ascii_case("inf") || s.eq_ignore_ascii_case("nan") || s.eq_ignore_ascii_case("infinity")
 }
 
 fn core(s: &str) -> Option<Core<'_>> {
@@ -917,7 +949,8 @@ fn core(s: &str) -> Option<Core<'_>> {
     if let Some(open) = b.iter().position(|&c| c == b'[') {
         let base = &s[..open];
         let inner = trim(s[open + 1..].strip_suffix(']')?).1;
-        if !base.bytes().all(|c| c.is_ascii_alphabetic()) || base.is_empty() {
+        // `C[0x3][0x18]` is no indexed register (`c[..][..]` misspelt).
+        if !base.bytes().all(|c| c.is_ascii_alphabetic()) || base.is_empty() || inner.contains(['[', ']']) {
             return None;
         }
         if let Some(colon) = inner.bytes().position(|c| c == b':') {
@@ -934,7 +967,7 @@ fn core(s: &str) -> Option<Core<'_>> {
         };
         return Some(Core::Indexed { base, index, offset });
     }
-    if b[0].is_ascii_digit() || matches!(b[0], b'-' | b'+' | b'.') || s.eq_ignore_ascii_case("inf") || s.eq_ignore_ascii_case("nan") {
+    if b[0].is_ascii_digit() || matches!(b[0], b'-' | b'+' | b'.') || is_number_word(s) {
         return Some(Core::Number(s));
     }
     b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_').then_some(Core::Name(s))

@@ -269,6 +269,25 @@ pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String 
                 None => format!("`{text}` is not a {w}-bit float: bits are written `0f` and {digits} hex digits, a value as a decimal such as `1.5`"),
             }
         }
+        // A sign on bits: the sign is their top bit.
+        FloatError::Syntax if ["-0f", "-0F", "+0f", "+0F"].iter().any(|p| text.trim().starts_with(p)) => {
+            let t = text.trim();
+            let digits = w.div_ceil(4) as usize;
+            match u64::from_str_radix(&t[3..], 16).ok().filter(|_| t.len() - 3 == digits).filter(|&v| w >= 64 || v >> w == 0) {
+                Some(v) => {
+                    let v = if t.starts_with('-') { v ^ 1 << (w - 1) } else { v };
+                    format!("`{text}` is not a {w}-bit float: bits take no sign; write `0f{v:0digits$X}`")
+                }
+                None => format!("`{text}` is not a {w}-bit float: bits take no sign, and are written `0f` and {digits} hex digits"),
+            }
+        }
+        // Bits behind another letter (`0h3C00`).
+        FloatError::Syntax if is_other_radix(text.trim()) => {
+            format!("`{text}` is not a {w}-bit float: bits are written `0f` and {} hex digits", w.div_ceil(4))
+        }
+        FloatError::Syntax if text.trim().trim_start_matches(['-', '+']).eq_ignore_ascii_case("infinity") => {
+            format!("`{text}` is not a {w}-bit float: infinity is written `inf`")
+        }
         // Bits with too few or too many digits.
         FloatError::Syntax if text.trim().starts_with("0f") || text.trim().starts_with("0F") => {
             let digits = w.div_ceil(4);
@@ -287,6 +306,15 @@ pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String 
         FloatError::Underflow => {
             format!("`{text}` rounds to zero in a {w}-bit float (the smallest nonzero value is {})", exact_text(1, f))
         }
+    }
+}
+
+/// `0` and a letter other than the prefixes numbers take (`0x`, `0b`,
+/// `0f`), then hex digits: `0h3C00`, bits meant.
+fn is_other_radix(t: &str) -> bool {
+    match t.as_bytes() {
+        [b'0', l, rest @ ..] => l.is_ascii_alphabetic() && !b"xXbBfFeE".contains(l) && !rest.is_empty() && rest.iter().all(u8::is_ascii_hexdigit),
+        _ => false,
     }
 }
 
