@@ -585,3 +585,37 @@ fn type_pages_keep_the_spec_s_comments() {
     assert!(list.contains("```text\nF2FP.BF16.E8\nF2FP.BF16.F32\n") && list.contains("\n** F2FP.BF16.E2M1\n"), "{list}");
     assert!(read("html/types/F2FPSrcType.html").contains("<pre class=\"comment\">F2FP.BF16.E8\nF2FP.BF16.F32\n"));
 }
+
+/// The manual's "Writing assembly" section says what the assembler reads;
+/// each literal it gives is held to the generated assembler: the integers
+/// and floats it offers assemble as an immediate, `07` is refused, and the
+/// floats read back as the values the words hold.
+#[test]
+fn writing_assembly_says_what_the_assembler_reads() {
+    let md = std::fs::read_to_string(root().join("generated/docs/md/README.md")).unwrap();
+    let section = md.split("## Writing assembly").nth(1).and_then(|s| s.split("\n## ").next()).expect("the section");
+    let bullet = |head: &str| section.lines().find(|l| l.starts_with(&format!("- **{head}"))).unwrap_or_else(|| panic!("no bullet {head}")).to_string();
+    let spans = |l: &str| l.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>();
+    let asm = |line: &str| isa_runtime::text::assemble_line(&isa_generated::text::MODEL, line);
+    let ints = spans(&bullet("Integers"));
+    assert_eq!(ints, ["42", "-7", "+3", "0x2A", "0b101", "07"]);
+    for (text, value) in [("42", 42u128), ("-7", 0xffff_fff9), ("+3", 3), ("0x2A", 42), ("0b101", 5)] {
+        let word = asm(&format!("IADD R0, R1, {text}")).unwrap().unwrap().word;
+        assert_eq!(word >> 32 & 0xffff_ffff, value, "{text}");
+    }
+    assert!(asm("IADD R0, R1, 07").unwrap_err().message.contains("octal is not read"));
+    let floats = spans(&bullet("Floats"));
+    assert_eq!(floats, ["1.5", "-2e-3", "inf", "-inf", "0f", "0f3F800000"]);
+    for (text, value) in [("1.5", 1.5f32), ("-2e-3", -2e-3), ("inf", f32::INFINITY), ("-inf", f32::NEG_INFINITY), ("0f3F800000", 1.0)] {
+        let word = asm(&format!("FADD R0, R1, {text}")).unwrap().unwrap().word;
+        assert_eq!(f32::from_bits((word >> 32) as u32), value, "{text}");
+    }
+    // A pair of lanes, the highest first.
+    let word = asm("HADD2 R0, R1, 1.5, -2").unwrap().unwrap().word;
+    assert_eq!(word >> 32 & 0xffff_ffff, 0x3e00_c000);
+    assert!(spans(&bullet("Constant memory")).contains(&"c[bank][offset]".to_string()));
+    assert!(asm("IADD R0, R1, c[0x3][0x18]").unwrap().is_some());
+    for label in ["loop: IADD R0, R1, R2", "_a.b$1: IADD R0, R1, R2 ; // done"] {
+        assert!(asm(label).unwrap().is_some(), "{label}");
+    }
+}
