@@ -234,6 +234,41 @@ fn summary(o: &Optype) -> String {
     first[..end].trim_end_matches(['：', ':']).to_string()
 }
 
+/// Which of `o`'s syntax forms no line can use, said for its Syntax
+/// section: in every opcode, the form sets no value for a field that has no
+/// default (W004), so the assembler refuses every line of it.
+fn unusable_forms(isa: &Isa, o: &Optype) -> String {
+    let mut unusable: Vec<(usize, String)> = Vec::new();
+    for fi in 0..o.syntax.len() {
+        let mut fields: Vec<String> = Vec::new();
+        let every = !o.opcodes.is_empty() && o.opcodes.iter().all(|&oc| {
+            let op = &isa.opcodes[oc];
+            let Some(b) = op.forms.iter().find(|b| b.form == fi) else { return false };
+            let settable = isa_dsl::bind::settable_fields(isa, op, b);
+            match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name)) {
+                Some(f) => {
+                    if !fields.contains(&f.name.to_string()) {
+                        fields.push(f.name.to_string());
+                    }
+                    true
+                }
+                None => false,
+            }
+        });
+        if every {
+            unusable.push((fi, fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")));
+        }
+    }
+    let numbers: Vec<String> = unusable.iter().map(|(fi, _)| (fi + 1).to_string()).collect();
+    let mut fields: Vec<&str> = unusable.iter().map(|(_, f)| f.as_str()).collect();
+    fields.dedup();
+    match numbers.as_slice() {
+        [] => String::new(),
+        [one] => format!("Form {one} cannot be assembled: it sets no value for field {}, which has no default (W004). Words of its encodings disassemble as `.word`.", fields.join(", ")),
+        [init @ .., last] => format!("Forms {} and {last} cannot be assembled: they set no value for field {}, which has no default (W004). Words of their encodings disassemble as `.word`.", init.join(", "), fields.join(", ")),
+    }
+}
+
 fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
     let mut groups: Vec<IndexGroup> = Vec::new();
     // A root group every chain starts with says nothing; breadcrumbs leave it out.
@@ -346,6 +381,9 @@ struct InsnPage {
     groups: Vec<String>,
     summary: String,
     syntax: Vec<String>,
+    /// The forms no line can use, and why: "Forms 1 and 3 cannot be
+    /// assembled: ..." (empty when every form can).
+    unusable: String,
     modifiers: Vec<ModRow>,
     sections: Vec<Section>,
     exceptions: Vec<ExcRow>,
@@ -579,6 +617,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         summary: summary(o),
         // Each form with the spec's label for it (`// 扩展位宽模式`), if any.
         syntax: o.syntax.iter().map(syntax_line).collect(),
+        unusable: unusable_forms(isa, o),
         modifiers: {
             let mut rows = match ot {
                 Some(ot) => {
