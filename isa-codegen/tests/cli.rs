@@ -857,3 +857,30 @@ fn inputs_are_not_linted_as_spec_files() {
     assert!(err.contains("error[E040]") && !err.contains("W039") && err.contains("1 error, 0 warnings"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// One file of the spec checked alone: each name it uses that a file
+/// beside it declares is said to be there (it was 13 undefined types, an
+/// undefined parent, no `__DefIsa` and 24 optypes without hooks, with
+/// `Optype` guessed as `I8Type`, and not a word on where they are).
+#[test]
+fn a_file_checked_alone_is_told_where_its_names_are() {
+    let out = bin().args(["check", "--color", "never", "spec/004_ialu.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    for note in [
+        "`__DefIsa GPU` is declared in spec/base/isa.txt:14, a file not among those given (give `spec` for the whole spec)",
+        "`ALL` is declared in spec/base/isa.txt:32, a file not among those given",
+        "`Optype` is declared in spec/base/enums.txt:7, a file not among those given",
+        "`Reg` is declared in spec/base/operands.txt:15, a file not among those given",
+        "`IADD` is declared in spec/simulation/hooks.txt:",
+    ] {
+        assert!(err.contains(note), "no `{note}` in:\n{err}");
+    }
+    assert!(!err.contains("did you mean `I8Type`"), "{err}");
+    // Every error and warning about a name is told where it is.
+    let (errors, notes) = (err.matches("\nerror[E020]").count() + err.matches("\nwarning[W018]").count(), err.matches("a file not among those given").count());
+    assert!(errors > 30 && notes >= errors, "{errors} {notes}");
+    // The whole spec: nothing to say.
+    let out = bin().args(["check", "--color", "never", "spec/"]).output().unwrap();
+    assert!(!String::from_utf8(out.stderr).unwrap().contains("not among those given"));
+}

@@ -169,7 +169,61 @@ pub fn load(paths: &[PathBuf]) -> Frontend {
             Err(e) => diags.push(Diagnostic::new(Code::Io, None, format!("{}: {e}", f.display()))),
         }
     }
-    compile(sources, diags)
+    let mut fe = compile(sources, diags);
+    note_declarations_elsewhere(paths, &files, &mut fe.diagnostics);
+    fe
+}
+
+/// When files of a spec are given one by one, a name they use may be
+/// declared in a file beside them that was not given (`check
+/// spec/004_ialu.txt` without `spec/base/`): each error or warning about
+/// such a name (an undefined type or parent, no `__DefIsa`, no simulation
+/// hook) gets a note naming the file that declares it.
+fn note_declarations_elsewhere(paths: &[PathBuf], files: &[PathBuf], diags: &mut Diagnostics) {
+    use ast::DeclKind as K;
+    let concerns = |d: &Diagnostic| matches!(d.code, Code::UndefinedType | Code::UndefinedParent | Code::MissingIsa | Code::NoSimulation);
+    if !diags.items.iter().any(concerns) {
+        return;
+    }
+    // The directories of the files given, and the spec files below them that were not given.
+    let mut dirs: Vec<PathBuf> = paths.iter().filter(|p| p.is_file()).map(|p| p.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf)).collect();
+    dirs.sort();
+    dirs.dedup();
+    let given: Vec<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+    let others: Vec<PathBuf> = collect_spec_files(&dirs, &mut Diagnostics::default()).into_iter().filter(|f| std::fs::canonicalize(f).is_ok_and(|c| !given.contains(&c))).collect();
+    // Where each of their declarations is: (kind, name) -> `file:line`.
+    let mut declared: std::collections::HashMap<(K, String), String> = std::collections::HashMap::new();
+    for f in &others {
+        let Ok(text) = std::fs::read_to_string(f) else { continue };
+        if !is_dsl(&text) {
+            continue;
+        }
+        let mut sources = SourceMap::new();
+        let id = sources.add(display_name(f), &text);
+        for d in parser::parse_file(id, &text, &mut Diagnostics::default()).decls {
+            let at = sources.location(d.span);
+            let at = at.rsplit_once(':').map_or(at.as_str(), |(file_line, _)| file_line).to_string();
+            declared.entry((d.kind, d.name.value.clone())).or_insert(at);
+        }
+    }
+    let quoted = |m: &str| m.split('`').nth(1).map(str::to_string);
+    for d in diags.items.iter_mut().filter(|d| concerns(d)) {
+        let (kinds, name): (&[K], Option<String>) = match d.code {
+            Code::UndefinedType => (&[K::BitFieldType, K::OperandType], quoted(&d.message)),
+            Code::UndefinedParent => (&[K::Group, K::Optype], quoted(&d.message)),
+            Code::MissingIsa => (&[K::Isa], declared.keys().find(|(k, _)| *k == K::Isa).map(|(_, n)| n.clone())),
+            _ => (&[K::Simulation], quoted(&d.message)),
+        };
+        let Some(name) = name else { continue };
+        if let Some(at) = kinds.iter().find_map(|&k| declared.get(&(k, name.clone()))) {
+            let what = if d.code == Code::MissingIsa { format!("`__DefIsa {name}`") } else { format!("`{name}`") };
+            d.notes.push(format!("{what} is declared in {at}, a file not among those given (give `{}` for the whole spec)", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" ")));
+            // A near name in the files checked is no better guess than the declaration itself.
+            if d.label.starts_with("did you mean") {
+                d.label.clear();
+            }
+        }
+    }
 }
 
 /// How generated files and the manual name each of `files`: its path
