@@ -8511,11 +8511,14 @@ impl IMAD_WIDE_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.load("IMAD_WIDE_RRC", self.vc().bank(), self.vc().offset())? as u64
-                | (w
-                    .cmem
-                    .load("IMAD_WIDE_RRC", self.vc().bank(), self.vc().offset() + 4)?
-                    as u64) << 32; LANES]
+            [w
+                .cmem
+                .load64(
+                    "IMAD_WIDE_RRC",
+                    self.vc().bank(),
+                    self.vc().offset(),
+                    131072u64,
+                )?; LANES]
         };
         let a3 = self.vc_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -11400,9 +11403,7 @@ impl MOV_C {
                     )
             } == 64)
             {
-                w.cmem.load("MOV_C", self.vb().bank(), self.vb().offset())? as u64
-                    | (w.cmem.load("MOV_C", self.vb().bank(), self.vb().offset() + 4)?
-                        as u64) << 32
+                w.cmem.load64("MOV_C", self.vb().bank(), self.vb().offset(), 131072u64)?
             } else {
                 w.cmem.load("MOV_C", self.vb().bank(), self.vb().offset())? as u64
             };

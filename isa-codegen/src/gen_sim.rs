@@ -442,6 +442,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// How many bytes of a bank the constant operand in `field` can name:
+    /// 2 to the width of its type's offset.
+    fn cmem_bytes(&self, op: &Opcode, field: &str) -> u64 {
+        match op.field(field).map(|f| &self.isa.types[f.ty].kind) {
+            Some(TypeKind::ConstMem { offset, .. }) => 1u64.checked_shl(offset.width).unwrap_or(u64::MAX),
+            _ => u64::MAX,
+        }
+    }
+
     /// `let v = self.field;`, or the default other forms give a field this one lacks.
     fn field_arg(&self, field: &str, ty: &str, fixed: Option<u64>, v: &proc_macro2::Ident) -> TokenStream {
         match fixed {
@@ -537,12 +546,14 @@ impl Ctx<'_> {
                 // A misaligned constant faults (the instruction, not a lane: the address is the word's).
                 let name = op.name.as_str();
                 let lo = quote! { w.cmem.load(#name, #bank, #offset)? };
-                let hi = quote! { w.cmem.load(#name, #bank, #offset + 4)? };
+                // A 64-bit one faults too when its high word is past the offsets the operand names.
+                let limit = Literal::u64_suffixed(self.cmem_bytes(op, field));
+                let wide_load = quote! { w.cmem.load64(#name, #bank, #offset, #limit)? };
                 match &o.width {
                     ExecWidth::Fixed(32) => lo,
                     ExecWidth::Bool => quote! { #lo != 0 },
-                    ExecWidth::Fixed(_) => quote! { #lo as u64 | (#hi as u64) << 32 },
-                    ExecWidth::Dynamic(_) => quote! { if #wide { #lo as u64 | (#hi as u64) << 32 } else { #lo as u64 } },
+                    ExecWidth::Fixed(_) => wide_load,
+                    ExecWidth::Dynamic(_) => quote! { if #wide { #wide_load } else { #lo as u64 } },
                 }
             }
             OperandSource::File { ty } => {

@@ -147,6 +147,20 @@ impl ConstBanks {
         };
         Err(Fault { opcode, lane: None, message })
     }
+    /// The 64-bit constant `opcode` reads at byte `offset` of `bank`, low
+    /// word first: two [`Self::load`]s, and a [`Fault`] when the high word
+    /// lies at or past byte `limit`, the end of the offsets the ISA's
+    /// constant operand can name (the last word's 64-bit read would take a
+    /// word no address names; it read as zero).
+    #[inline]
+    pub fn load64(&self, opcode: &'static str, bank: u64, offset: u64, limit: u64) -> Result<u64, Fault> {
+        let lo = self.load(opcode, bank, offset)?;
+        if offset.checked_add(8).is_none_or(|end| end > limit) {
+            let message = format!("c[{bank:#x}][{offset:#x}] holds no 64-bit constant: its high word would be at {:#x}, past the bank's last offset {:#x}", offset.saturating_add(4), limit.saturating_sub(4));
+            return Err(Fault { opcode, lane: None, message });
+        }
+        Ok(lo as u64 | (self.load(opcode, bank, offset + 4)? as u64) << 32)
+    }
     /// Most banks a warp's constant memory holds.
     pub const MAX_BANKS: u64 = 1 << 8;
     /// Most bytes one bank holds.
