@@ -423,7 +423,7 @@ fn scalar_text(v: &Value) -> String {
 fn mask(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
     let not_mask = || value_error(text, key, None, format!("`{key}`: {} is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", shown(v)));
     match v {
-        Value::Number(n) if n.is_u64() || n.is_i64() => word(text, key, v, false),
+        Value::Number(n) if n.is_u64() || n.is_i64() => word(text, key, None, v, false),
         Value::String(s) => integer(s.trim()).ok_or_else(not_mask),
         _ => Err(not_mask()),
     }
@@ -442,7 +442,8 @@ fn integer(s: &str) -> Option<u32> {
     }
 }
 
-fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunError> {
+/// `lane`: which item of `key`'s per-lane list `v` is, to find its text.
+fn word(text: &str, key: &str, lane: Option<usize>, v: &Value, predicate: bool) -> Result<u32, RunError> {
     let bad = || value_error(text, key, None, format!("`{key}`: {} is not a 32-bit value", shown(v)));
     match v {
         // `true`/`false` are predicate values, not words.
@@ -453,13 +454,21 @@ fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunErr
             } else if let Some(i) = n.as_i64() {
                 i32::try_from(i).map(|i| i as u32).map_err(|_| bad())
             } else {
-                // A float is its binary32 bits, rounded as the assembler rounds
-                // literals (YAML's `.inf` and `.nan` are taken as they are).
+                // A float is its binary32 bits, rounded once from the decimal
+                // as written, as the assembler rounds literals (rounded to f64
+                // first, `1.00000005960464477` came out one bit high). YAML's
+                // `.inf` is infinity; `.nan` says no NaN in particular.
                 let f = n.as_f64().ok_or_else(bad)?;
-                if !f.is_finite() {
+                let written = find_key(text, key).and_then(|at| value_place(text, at + key.len(), lane)).map(|(at, len)| &text[at..at + len]);
+                if f.is_nan() {
+                    let t = written.unwrap_or(".nan");
+                    return Err(value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(t, FloatFormat::F32, literal::FloatError::Syntax))));
+                }
+                if f.is_infinite() {
                     return Ok((f as f32).to_bits());
                 }
-                let t = scalar_text(v);
+                // The text found must be this number (else its shortest spelling is read).
+                let t = written.filter(|t| t.parse::<f64>() == Ok(f)).map_or_else(|| scalar_text(v), str::to_string);
                 literal::parse_float(&t, FloatFormat::F32).map(|b| b as u32).map_err(|e| value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(&t, FloatFormat::F32, e))))
             }
         }
@@ -469,10 +478,12 @@ fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunErr
             if literal::leading_zero(&s.trim_start_matches(['-', '+']).replace('_', "")) {
                 return Err(value_error(text, key, None, format!("`{key}`: {}", literal::int_error_message(s))));
             }
-            let parsed = match s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
-                Some(h) => u32::from_str_radix(h, 16).ok(),
-                None => integer(s),
-            };
+            // Bits are a 32-bit float's: `0f` and 8 hex digits, as in assembly
+            // (`0f3F80` took the bits 0x3f80).
+            if s.starts_with("0f") || s.starts_with("0F") {
+                return literal::parse_float(s, FloatFormat::F32).map(|b| b as u32).map_err(|e| value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(s, FloatFormat::F32, e))));
+            }
+            let parsed = integer(s);
             match parsed {
                 Some(x) => Ok(x),
                 // The assembler's float spellings (`inf`, `-inf`), then a
@@ -484,7 +495,7 @@ fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunErr
                         Err(value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(s, FloatFormat::F32, e))))
                     }
                     Err(_) => match serde_yaml::from_str::<Value>(s) {
-                        Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner, predicate),
+                        Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, lane, &inner, predicate),
                         _ => Err(bad()),
                     },
                 },
@@ -533,14 +544,14 @@ fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError
                 return Err(error(text, &name, format!("`{name}`: {} value{}; a per-lane list has {LANES}", items.len(), if items.len() == 1 { "" } else { "s" })));
             }
             for (lane, item) in items.iter().enumerate() {
-                let x = value(text, &name, item, spec.predicate).map_err(|e| {
+                let x = value(text, &name, Some(lane), item, spec.predicate).map_err(|e| {
                     value_error(text, &name, Some(lane), format!("lane {lane}: {}", e.message))
                 })?;
                 warp.set(file, idx as u64, lane, x);
             }
         }
         _ => {
-            let x = value(text, &name, v, spec.predicate)?;
+            let x = value(text, &name, None, v, spec.predicate)?;
             for lane in 0..LANES {
                 warp.set(file, idx as u64, lane, x);
             }
@@ -550,9 +561,9 @@ fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError
 }
 
 /// A register's value: a [`word`], or for a predicate true/false or 1/0.
-fn value(text: &str, name: &str, v: &Value, predicate: bool) -> Result<u32, RunError> {
+fn value(text: &str, name: &str, lane: Option<usize>, v: &Value, predicate: bool) -> Result<u32, RunError> {
     let not_predicate = || value_error(text, name, None, format!("`{name}`: {} is not a predicate value (true/false or 1/0)", shown(v)));
-    match word(text, name, v, predicate) {
+    match word(text, name, lane, v, predicate) {
         Ok(x) if predicate && x > 1 => Err(not_predicate()),
         Err(_) if predicate => Err(not_predicate()),
         other => other,
@@ -604,7 +615,7 @@ fn cmem_word(warp: &mut Warp, text: &str, k: &Value, v: &Value, seen: &mut std::
     if let Some(first) = seen.insert((bank, offset), name.clone()) {
         return Err(error(text, &name, format!("`{name}` and `{first}` are one address: each word is given once")));
     }
-    let x = word(text, &name, v, false)?;
+    let x = word(text, &name, None, v, false)?;
     warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
     Ok(())
 }
@@ -708,6 +719,25 @@ mod tests {
         load(&mut w, "regs:\n  P0: 1\n  P1: false\n  R4: .inf\n  R5: -.inf\n  R6: 0.1\n").unwrap();
         assert_eq!((w.lane(2, 0, 7), w.lane(2, 1, 7)), (1, 0));
         assert_eq!((w.lane(0, 4, 0), w.lane(0, 5, 0), w.lane(0, 6, 0)), (0x7F80_0000, 0xFF80_0000, 0x3DCC_CCCD));
+        // A decimal is rounded once to binary32, from the digits written (review
+        // 50, F1). Expected bits: GNU MPFR (gmpy2, 24-bit precision, nearest
+        // even), not this code. Rounding to f64 first gave 0x3f800001 for the
+        // first two (one below the midpoint 1 + 2^-24, one on it), refused the
+        // third as rounding to zero and took the fourth (FLT_MAX + half an ulp,
+        // a tie that rounds to infinity) as FLT_MAX.
+        let mpfr = [("1.00000005960464477", 0x3F80_0000u32), ("1.000000059604644775390625", 0x3F80_0000), ("7.00649232162408535461864791644958065641e-46", 0x0000_0001), ("1.00000017881393432617187500001", 0x3F80_0002)];
+        for (decimal, bits) in mpfr {
+            let mut w = new_warp();
+            load(&mut w, &format!("regs:\n  R1: {decimal}\n  R2: [{}{decimal}]\n  R3:\n{}    - {decimal}\n", "0, ".repeat(31), "    - 0\n".repeat(31))).unwrap();
+            assert_eq!((w.lane(0, 1, 0), w.lane(0, 2, 31), w.lane(0, 3, 31)), (bits, bits, bits), "{decimal}");
+        }
+        let e = load(&mut new_warp(), "regs:\n  R1: 3.40282356779733661637539395458142568448e38\n").unwrap_err();
+        assert!(e.message.contains("is out of range of a 32-bit float"), "{}", e.message);
+        // `.nan` says no NaN either; bits are 8 hex digits, as in assembly (`0f3F80` took 0x3f80).
+        let e = load(&mut new_warp(), "regs:\n  R1: .nan\n").unwrap_err();
+        assert_eq!(e.message, "`R1`: `.nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)");
+        let e = load(&mut new_warp(), "regs:\n  R1: 0f3F80\n").unwrap_err();
+        assert_eq!(e.message, "`R1`: `0f3F80` is not a 32-bit float: its bits are written `0f` and 8 hex digits (4 here)");
         // `nan` names no NaN in particular: the assembler's advice (it was "not a 32-bit value").
         let e = load(&mut new_warp(), "regs:\n  R1: nan\n").unwrap_err();
         assert_eq!(e.message, "`R1`: `nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)");
@@ -725,7 +755,8 @@ mod tests {
         let text = "regs: {R0: 1, R1: zz}\n";
         assert_eq!(load(&mut new_warp(), text).unwrap_err().span, Some((text.find("zz").unwrap(), 2)));
         let e = load(&mut new_warp(), "regs:\n  R0: 1.0e39\n").unwrap_err();
-        assert!(e.message.starts_with("`R0`: `1e39` is out of range of a 32-bit float"), "{}", e.message);
+        // The number as written (it was quoted as f64 prints it, `1e39`).
+        assert!(e.message.starts_with("`R0`: `1.0e39` is out of range of a 32-bit float"), "{}", e.message);
 
         for (bad, what) in [
             ("regs:\n  R999: 1\n", "R999"),

@@ -256,7 +256,8 @@ pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String 
     match e {
         // A NaN has many encodings (sign, quiet bit, payload): which one is
         // meant is written as bits, and the disassembler prints NaNs so.
-        FloatError::Syntax if text.trim().trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") => {
+        // YAML spells it `.nan`.
+        FloatError::Syntax if text.trim().trim_start_matches(['-', '+', '.']).eq_ignore_ascii_case("nan") => {
             let quiet = ((1u64 << f.exponent) - 1) << f.mantissa | 1 << (f.mantissa - 1);
             let digits = w.div_ceil(4) as usize;
             format!("`{text}` does not say which NaN: write its bits, such as `0f{quiet:0digits$X}` (the quiet NaN of a {w}-bit float)")
