@@ -613,6 +613,9 @@ fn writing_assembly_says_what_the_assembler_reads() {
     // A pair of lanes, the highest first.
     let word = asm("HADD2 R0, R1, 1.5, -2").unwrap().unwrap().word;
     assert_eq!(word >> 32 & 0xffff_ffff, 0x3e00_c000);
+    // A pair, or its first register's name alone.
+    assert_eq!(spans(&bullet("Registers")), ["prefix[n:n+1]", "R4", "R[4:5]"]);
+    assert_eq!(asm("MOV.64 R0, R4").unwrap().unwrap().word, asm("MOV.64 R[0:1], R[4:5]").unwrap().unwrap().word);
     assert!(spans(&bullet("Constant memory")).contains(&"c[bank][offset]".to_string()));
     assert!(asm("IADD R0, R1, c[0x3][0x18]").unwrap().is_some());
     for label in ["loop: IADD R0, R1, R2", "_a.b$1: IADD R0, R1, R2 ; // done"] {
