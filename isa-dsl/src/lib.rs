@@ -150,7 +150,10 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSe
     }
 }
 
-/// Reads the spec files under `paths` and runs the front end.
+/// Reads the spec files under `paths` and runs the front end. When files
+/// are given one by one and some name they use is undeclared, the files
+/// beside them are read too, only to say where it is declared
+/// ([`note_declarations_elsewhere`]).
 pub fn load(paths: &[PathBuf]) -> Frontend {
     let mut diags = Diagnostics::default();
     let mut sources = SourceMap::new();
@@ -178,22 +181,33 @@ pub fn load(paths: &[PathBuf]) -> Frontend {
 /// declared in a file beside them that was not given (`check
 /// spec/004_ialu.txt` without `spec/base/`): each error or warning about
 /// such a name (an undefined type or parent, no `__DefIsa`, no simulation
-/// hook) gets a note naming the file that declares it.
+/// hook) gets a note naming the file that declares it. Only the `*.txt`
+/// files in the given files' directories and in their subdirectories one
+/// level down are read ([`nearby_files`]), and only when they and the
+/// files given declare one `__DefIsa` between them, as one spec does (a
+/// directory of test specs, each with its own, is no spec).
 fn note_declarations_elsewhere(paths: &[PathBuf], files: &[PathBuf], diags: &mut Diagnostics) {
     use ast::DeclKind as K;
-    let concerns = |d: &Diagnostic| matches!(d.code, Code::UndefinedType | Code::UndefinedParent | Code::MissingIsa | Code::NoSimulation);
-    if !diags.items.iter().any(concerns) {
+    let concerns = |d: &Diagnostic| match d.code {
+        Code::UndefinedType => d.message.starts_with("undefined type `"),
+        Code::UndefinedParent => d.message.starts_with("undefined parent `"),
+        Code::MissingIsa => d.message.starts_with("the spec declares no `__DefIsa`"),
+        Code::NoSimulation => d.message.ends_with("has no simulation hook; it cannot execute"),
+        _ => false,
+    };
+    // More than one `__DefIsa` given: no spec to look into.
+    if !diags.items.iter().any(concerns) || diags.items.iter().any(|d| d.code == Code::MissingIsa && !concerns(d)) {
         return;
     }
-    // The directories of the files given, and the spec files below them that were not given.
+    // The directories of the files given.
     let mut dirs: Vec<PathBuf> = paths.iter().filter(|p| p.is_file()).map(|p| p.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf)).collect();
     dirs.sort();
     dirs.dedup();
     let given: Vec<PathBuf> = files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
-    let others: Vec<PathBuf> = collect_spec_files(&dirs, &mut Diagnostics::default()).into_iter().filter(|f| std::fs::canonicalize(f).is_ok_and(|c| !given.contains(&c))).collect();
-    // Where each of their declarations is: (kind, name) -> `file:line`.
-    let mut declared: std::collections::HashMap<(K, String), String> = std::collections::HashMap::new();
-    for f in &others {
+    // Where each declaration of the files beside them is, the first in path order: (kind, name) -> `file:line`.
+    let mut declared: std::collections::BTreeMap<(K, String), String> = std::collections::BTreeMap::new();
+    let mut isas = usize::from(!diags.items.iter().any(|d| d.code == Code::MissingIsa));
+    for f in nearby_files(&dirs).iter().filter(|f| std::fs::canonicalize(f).is_ok_and(|c| !given.contains(&c))) {
         let Ok(text) = std::fs::read_to_string(f) else { continue };
         if !is_dsl(&text) {
             continue;
@@ -201,12 +215,17 @@ fn note_declarations_elsewhere(paths: &[PathBuf], files: &[PathBuf], diags: &mut
         let mut sources = SourceMap::new();
         let id = sources.add(display_name(f), &text);
         for d in parser::parse_file(id, &text, &mut Diagnostics::default()).decls {
+            isas += usize::from(d.kind == K::Isa);
             let at = sources.location(d.span);
             let at = at.rsplit_once(':').map_or(at.as_str(), |(file_line, _)| file_line).to_string();
             declared.entry((d.kind, d.name.value.clone())).or_insert(at);
         }
     }
+    if isas != 1 {
+        return;
+    }
     let quoted = |m: &str| m.split('`').nth(1).map(str::to_string);
+    let whole = dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" ");
     for d in diags.items.iter_mut().filter(|d| concerns(d)) {
         let (kinds, name): (&[K], Option<String>) = match d.code {
             Code::UndefinedType => (&[K::BitFieldType, K::OperandType], quoted(&d.message)),
@@ -217,13 +236,43 @@ fn note_declarations_elsewhere(paths: &[PathBuf], files: &[PathBuf], diags: &mut
         let Some(name) = name else { continue };
         if let Some(at) = kinds.iter().find_map(|&k| declared.get(&(k, name.clone()))) {
             let what = if d.code == Code::MissingIsa { format!("`__DefIsa {name}`") } else { format!("`{name}`") };
-            d.notes.push(format!("{what} is declared in {at}, a file not among those given (give `{}` for the whole spec)", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" ")));
+            d.notes.push(format!("{what} is declared in {at}, a file not among those given (give `{whole}` for the whole spec)"));
             // A near name in the files checked is no better guess than the declaration itself.
             if d.label.starts_with("did you mean") {
                 d.label.clear();
             }
         }
     }
+}
+
+/// The `*.txt` files in `dirs` and in their subdirectories one level down,
+/// in path order, hidden names skipped; none when there are more than a
+/// spec has (64 files, 64 subdirectories, or a file over 4 MiB is left out),
+/// so that a file checked in a crowded directory (`/tmp`) costs little.
+fn nearby_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    const MAX: usize = 64;
+    let listed = |d: &Path| -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(d) else { return Vec::new() };
+        let mut v: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'))).take(4 * MAX).collect();
+        v.sort();
+        v
+    };
+    let spec_file = |p: &Path| p.extension().is_some_and(|e| e == "txt") && std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20);
+    let (mut out, mut subdirs) = (Vec::new(), 0);
+    for d in dirs {
+        for p in listed(d) {
+            if p.is_dir() {
+                subdirs += 1;
+                out.extend(listed(&p).into_iter().filter(|p| spec_file(p)));
+            } else if spec_file(&p) {
+                out.push(p);
+            }
+            if out.len() > MAX || subdirs > MAX {
+                return Vec::new();
+            }
+        }
+    }
+    out
 }
 
 /// How generated files and the manual name each of `files`: its path
