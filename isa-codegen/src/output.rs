@@ -13,6 +13,7 @@
 //! a directory it did not make without reading it. `check` compares
 //! instead of writing (for `--check` and CI).
 
+use isa_runtime::files::temp_pid;
 use std::collections::BTreeSet;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -220,15 +221,6 @@ fn lock_dir(dir: &Path) -> io::Result<DirLock> {
         }
     }
     Ok(DirLock(f))
-}
-
-/// The PID in the name of a temporary directory (`{prefix}PID` or
-/// `{prefix}PID-N`), if `name` is one.
-fn temp_pid(name: &str, prefix: &str) -> Option<u32> {
-    let rest = name.strip_prefix(prefix)?;
-    let (pid, n) = rest.split_once('-').unwrap_or((rest, "0"));
-    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
 }
 
 /// Creates this run's temporary directory beside the output:

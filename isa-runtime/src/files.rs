@@ -41,9 +41,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Removes the temporary files that runs killed before their rename left
 /// beside `target` (`.NAME.tmp-PID`, `name` its file name): those whose
-/// process is gone. Only where that can be told (`/proc`); a file of a
-/// run still going is left alone.
+/// process is gone and that nothing has written for ten minutes (a PID
+/// from another PID namespace, a container's, is not seen in `/proc`; a
+/// live run writes its file within moments). Only where processes can be
+/// seen (`/proc`).
 fn remove_dead_temps(target: &Path, name: &str) {
+    const STALE: std::time::Duration = std::time::Duration::from_secs(600);
     if !Path::new("/proc/self").exists() {
         return;
     }
@@ -54,13 +57,22 @@ fn remove_dead_temps(target: &Path, name: &str) {
     };
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
-        let file = e.file_name();
-        let Some(pid) = file.to_str().and_then(|n| n.strip_prefix(&prefix)).filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) else { continue };
-        let ours = pid == std::process::id().to_string();
-        if !ours && !Path::new("/proc").join(pid).exists() && e.file_type().is_ok_and(|t| t.is_file()) {
+        let Some(pid) = e.file_name().to_str().and_then(|n| temp_pid(n, &prefix)) else { continue };
+        let old = e.metadata().ok().filter(|m| m.is_file()).and_then(|m| m.modified().ok()).and_then(|t| t.elapsed().ok()).is_some_and(|age| age >= STALE);
+        if old && pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists() {
             let _ = std::fs::remove_file(e.path());
         }
     }
+}
+
+/// The PID in the name of a run's temporary file or directory: `name` is
+/// `prefix` and `PID`, or `PID-N` (the `N`th of that PID); `None` for any
+/// other name.
+pub fn temp_pid(name: &str, prefix: &str) -> Option<u32> {
+    let rest = name.strip_prefix(prefix)?;
+    let (pid, n) = rest.split_once('-').unwrap_or((rest, "0"));
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
 }
 
 /// Writes the binary output: to standard output when `path` is `-` (as `-`

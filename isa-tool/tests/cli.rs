@@ -460,7 +460,8 @@ fn help_to_a_full_disk_fails() {
 
 /// `isa asm -o x.bin` writes a temporary file beside `x.bin` and renames
 /// it; a run killed before the rename left it behind. The next run removes
-/// those of runs that are gone, and leaves a live run's alone.
+/// those of runs that are gone and untouched for ten minutes, and leaves a
+/// live run's, or a fresh one (a run in another PID namespace), alone.
 #[cfg(target_os = "linux")]
 #[test]
 fn temporary_files_of_killed_runs_are_removed() {
@@ -471,15 +472,20 @@ fn temporary_files_of_killed_runs_are_removed() {
     let mut gone = Command::new("true").spawn().unwrap();
     gone.wait().unwrap();
     let dead = dir.join(format!(".x.bin.tmp-{}", gone.id()));
+    let fresh = dir.join(format!(".x.bin.tmp-{}-1", gone.id()));
     let live = dir.join(format!(".x.bin.tmp-{}", std::process::id()));
     let other = dir.join(format!(".y.bin.tmp-{}", gone.id()));
-    for f in [&dead, &live, &other] {
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for f in [&dead, &fresh, &live, &other] {
         std::fs::write(f, b"half a word").unwrap();
+        if f != &fresh {
+            std::fs::File::options().write(true).open(f).unwrap().set_modified(an_hour_ago).unwrap();
+        }
     }
     let (code, _, err) = isa(&["asm", "-o", dir.join("x.bin").to_str().unwrap(), dir.join("a.s").to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(dir.join("x.bin")).unwrap().len(), 16);
     assert!(!dead.exists(), "the dead run's temporary file is left");
-    assert!(live.exists() && other.exists(), "a live run's file, or another output's, was removed");
+    assert!(fresh.exists() && live.exists() && other.exists(), "a fresh or live run's file, or another output's, was removed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
