@@ -235,37 +235,36 @@ fn summary(o: &Optype) -> String {
 }
 
 /// Which of `o`'s syntax forms no line can use, said for its Syntax
-/// section: in every opcode, the form sets no value for a field that has no
-/// default (W004), so the assembler refuses every line of it.
+/// section: in every opcode that has the form, the form leaves a field
+/// with no value and no default unset ([`isa_dsl::bind::unset_free_field`],
+/// as the assembler judges it), so every line of it is refused.
 fn unusable_forms(isa: &Isa, o: &Optype) -> String {
-    let mut unusable: Vec<(usize, String)> = Vec::new();
+    let mut forms: Vec<String> = Vec::new();
+    let mut fields: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for fi in 0..o.syntax.len() {
-        let mut fields: Vec<String> = Vec::new();
-        let every = !o.opcodes.is_empty() && o.opcodes.iter().all(|&oc| {
-            let op = &isa.opcodes[oc];
-            let Some(b) = op.forms.iter().find(|b| b.form == fi) else { return false };
-            let settable = isa_dsl::bind::settable_fields(isa, op, b);
-            match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name)) {
-                Some(f) => {
-                    if !fields.contains(&f.name.to_string()) {
-                        fields.push(f.name.to_string());
-                    }
-                    true
-                }
-                None => false,
-            }
-        });
-        if every {
-            unusable.push((fi, fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")));
+        let unset: Option<Vec<&str>> = o
+            .opcodes
+            .iter()
+            .filter_map(|&oc| {
+                let op = &isa.opcodes[oc];
+                op.forms.iter().find(|b| b.form == fi).map(|b| isa_dsl::bind::unset_free_field(isa, op, b).map(|f| &*f.name))
+            })
+            .collect();
+        if let Some(unset) = unset.filter(|u| !u.is_empty()) {
+            forms.push((fi + 1).to_string());
+            fields.extend(unset);
         }
     }
-    let numbers: Vec<String> = unusable.iter().map(|(fi, _)| (fi + 1).to_string()).collect();
-    let mut fields: Vec<&str> = unusable.iter().map(|(_, f)| f.as_str()).collect();
-    fields.dedup();
-    match numbers.as_slice() {
+    let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    let fields = match fields.as_slice() {
+        [one] => format!("field {one}, which has no default"),
+        [init @ .., last] => format!("fields {} and {last}, which have no default", init.join(", ")),
+        [] => return String::new(),
+    };
+    match forms.as_slice() {
         [] => String::new(),
-        [one] => format!("Form {one} cannot be assembled: it sets no value for field {}, which has no default (W004). Words of its encodings disassemble as `.word`.", fields.join(", ")),
-        [init @ .., last] => format!("Forms {} and {last} cannot be assembled: they set no value for field {}, which has no default (W004). Words of their encodings disassemble as `.word`.", init.join(", "), fields.join(", ")),
+        [one] => format!("Form {one} cannot be assembled: it sets no value for {fields} (W004). Words of its encodings disassemble as `.word`."),
+        [init @ .., last] => format!("Forms {} and {last} cannot be assembled: they set no value for {fields} (W004). Words of their encodings disassemble as `.word`.", init.join(", ")),
     }
 }
 
@@ -278,13 +277,7 @@ fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
         let name = o.groups.last().cloned().unwrap_or_default();
         let skip = usize::from(o.groups.len() > 1 && o.groups.first() == common_root);
         let path = o.groups[skip..].join(" › ");
-        let mut spellings: Vec<&str> = Vec::new();
-        for f in o.opcodes.iter().flat_map(|&oc| &isa.opcodes[oc].forms) {
-            if f.mnemonic != o.name && !spellings.contains(&f.mnemonic.as_str()) {
-                spellings.push(&f.mnemonic);
-            }
-        }
-        let spelled = spellings.join(", ");
+        let spelled = crate::asm::spellings(isa, o).join(", ");
         let entry = IndexInsn { name: o.name.clone(), spelled, opcodes: o.opcodes.len(), summary: summary(o), no_syntax: o.syntax.is_empty() };
         match groups.iter_mut().find(|g| g.name == name) {
             Some(g) => g.insns.push(entry),

@@ -616,6 +616,14 @@ fn why_unbound(op: &Opcode, order: &[&OperandRef], claimed: &[bool], taker: &[Op
     }
 }
 
+/// The first field of `op` with no value and no default that form `b`
+/// cannot set: a line of the form cannot be encoded (the assembler refuses
+/// it, `check` warns W004, the manual says so under the form).
+pub fn unset_free_field<'a>(isa: &Isa, op: &'a Opcode, b: &FormBinding) -> Option<&'a Field> {
+    let settable = settable_fields(isa, op, b);
+    op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name))
+}
+
 /// Fields a form can set (including the guard and control fields).
 pub fn settable_fields(isa: &Isa, _op: &Opcode, b: &FormBinding) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

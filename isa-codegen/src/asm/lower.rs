@@ -809,7 +809,7 @@ impl Lower<'_> {
                 };
             }
         }
-        let unsettable = match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name)) {
+        let unsettable = match isa_dsl::bind::unset_free_field(isa, op, b) {
             Some(f) => {
                 let n = &*f.name;
                 quote! { Some(#n) }

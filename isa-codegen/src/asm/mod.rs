@@ -1209,15 +1209,21 @@ pub fn assemble_text_with(isa: &Isa, text: &str, error: impl FnMut(isa_runtime::
     isa_runtime::text::asm::assemble_lines_with(text, |line| asm.assemble_line(line).map(|a| a.map(|a| a.word)), error)
 }
 
-/// The optypes whose mnemonic is spelled otherwise than their name, with
-/// that spelling (their first form's, with its fixed parts: `IDP4A`,
-/// `IDP.4A`), in the order of the spec.
+/// The mnemonics optype `o` is written with, with their fixed parts, where
+/// they differ from its name (`IDP4A`: `IDP.4A`), in the order of its
+/// opcodes' forms: what the manual's index and the assembler's messages say.
+pub fn spellings<'a>(isa: &'a Isa, o: &'a Optype) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for f in o.opcodes.iter().flat_map(|&oc| &isa.opcodes[oc].forms) {
+        if f.mnemonic != o.name && !out.contains(&f.mnemonic.as_str()) {
+            out.push(&f.mnemonic);
+        }
+    }
+    out
+}
+
+/// Each optype spelled otherwise than its name, and each such spelling
+/// ([`spellings`]), in the order of the spec.
 pub fn spelled_otherwise(isa: &Isa) -> Vec<(&str, &str)> {
-    isa.optypes
-        .iter()
-        .filter_map(|o| {
-            let written = o.opcodes.iter().flat_map(|&oc| &isa.opcodes[oc].forms).map(|f| f.mnemonic.as_str()).next()?;
-            (written != o.name).then_some((o.name.as_str(), written))
-        })
-        .collect()
+    isa.optypes.iter().flat_map(|o| spellings(isa, o).into_iter().map(|s| (o.name.as_str(), s))).collect()
 }
