@@ -156,7 +156,7 @@ impl ConstBanks {
     pub fn load64(&self, opcode: &'static str, bank: u64, offset: u64, limit: u64) -> Result<u64, Fault> {
         let lo = self.load(opcode, bank, offset)?;
         if offset.checked_add(8).is_none_or(|end| end > limit) {
-            let message = format!("c[{bank:#x}][{offset:#x}] holds no 64-bit constant: its high word would be at {:#x}, past the bank's last offset {:#x}", offset.saturating_add(4), limit.saturating_sub(4));
+            let message = format!("c[{bank:#x}][{offset:#x}] holds no 64-bit constant: its high word would be at {:#x}, past the last word the operand can name, {:#x}", offset.saturating_add(4), limit.saturating_sub(4));
             return Err(Fault { opcode, lane: None, message });
         }
         Ok(lo as u64 | (self.load(opcode, bank, offset + 4)? as u64) << 32)

@@ -490,8 +490,14 @@ fn word(text: &str, key: &str, lane: Option<usize>, v: &Value, predicate: bool) 
                 // float or a boolean in quotes, read as the scalar it holds.
                 None => match literal::parse_float(s, FloatFormat::F32) {
                     Ok(b) => Ok(b as u32),
-                    // `nan` says no NaN in particular: the assembler's message, which says how to write one.
-                    Err(e) if s.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") => {
+                    // `nan` says no NaN in particular, a decimal past the format's
+                    // range rounds away, bits take no sign: the assembler's
+                    // message, which says how to write them.
+                    Err(e) if {
+                        let body = s.trim_start_matches(['-', '+']);
+                        body.eq_ignore_ascii_case("nan") || body.starts_with("0f") || body.starts_with("0F") || matches!(e, literal::FloatError::Overflow | literal::FloatError::Underflow)
+                    } =>
+                    {
                         Err(value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(s, FloatFormat::F32, e))))
                     }
                     Err(_) => match serde_yaml::from_str::<Value>(s) {
@@ -722,9 +728,10 @@ mod tests {
         // A decimal is rounded once to binary32, from the digits written (review
         // 50, F1). Expected bits: GNU MPFR (gmpy2, 24-bit precision, nearest
         // even), not this code. Rounding to f64 first gave 0x3f800001 for the
-        // first two (one below the midpoint 1 + 2^-24, one on it), refused the
-        // third as rounding to zero and took the fourth (FLT_MAX + half an ulp,
-        // a tie that rounds to infinity) as FLT_MAX.
+        // first two (one below the midpoint 1 + 2^-24, one on it) and refused
+        // the third as rounding to zero; the fourth is just above the midpoint
+        // 1 + 3 * 2^-24. FLT_MAX + half an ulp, a tie that rounds to infinity,
+        // was taken as FLT_MAX.
         let mpfr = [("1.00000005960464477", 0x3F80_0000u32), ("1.000000059604644775390625", 0x3F80_0000), ("7.00649232162408535461864791644958065641e-46", 0x0000_0001), ("1.00000017881393432617187500001", 0x3F80_0002)];
         for (decimal, bits) in mpfr {
             let mut w = new_warp();
@@ -738,6 +745,11 @@ mod tests {
         assert_eq!(e.message, "`R1`: `.nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)");
         let e = load(&mut new_warp(), "regs:\n  R1: 0f3F80\n").unwrap_err();
         assert_eq!(e.message, "`R1`: `0f3F80` is not a 32-bit float: its bits are written `0f` and 8 hex digits (4 here)");
+        // Read as text by YAML, these said only "not a 32-bit value" (review 51).
+        let e = load(&mut new_warp(), "regs:\n  R1: 1e400\n").unwrap_err();
+        assert!(e.message.starts_with("`R1`: `1e400` is out of range of a 32-bit float"), "{}", e.message);
+        let e = load(&mut new_warp(), "regs:\n  R1: \"-0f3F800000\"\n").unwrap_err();
+        assert_eq!(e.message, "`R1`: `-0f3F800000` is not a 32-bit float: bits take no sign; write `0fBF800000`");
         // `nan` names no NaN in particular: the assembler's advice (it was "not a 32-bit value").
         let e = load(&mut new_warp(), "regs:\n  R1: nan\n").unwrap_err();
         assert_eq!(e.message, "`R1`: `nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)");

@@ -98,7 +98,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     let (_, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
-    isa_dsl::add_source(&mut sources, &src.display().to_string(), text.as_bytes(), &mut diags);
+    isa_dsl::add_input(&mut sources, &src.display().to_string(), text.as_bytes(), &mut diags);
     for e in errors {
         let span = isa_dsl::Span::new(isa_dsl::FileId(0), e.offset, e.offset + e.len);
         diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, e.message));

@@ -25,7 +25,7 @@ fn pass(lines: &[String]) -> u128 {
 
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>().expect("a number"));
-    let n = args.next().unwrap_or(1 << 16);
+    let n = args.next().unwrap_or(1 << 16).max(1);
     let passes = args.next().unwrap_or(20);
     let isa = isa_tests::spec_isa();
     let codec = Codec::new(&isa);

@@ -446,7 +446,10 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("FADD R0, R1, -0f3F800000", 13, "`-0f3F800000` is not a 32-bit float: bits take no sign; write `0fBF800000`"),
         ("HADD2 R0, R1, 0h3C00, 1", 14, "`0h3C00` is not a 16-bit float: bits are written `0f` and 4 hex digits"),
         ("FADD R0, R1, infinity", 13, "`infinity` is not a 32-bit float: infinity is written `inf`"),
-        ("IADD R0, R1, c[-1][0]", 13, "`c[-1][0]` is not an operand: its bank is not a number from 0 (`-1` is negative)"),
+        ("IADD R0, R1, c[-1][0]", 13, "`c[-1][0]` is not an operand: its bank `-1` is negative"),
+        ("IADD R0, R1, c[0x3][]", 13, "`c[0x3][]` is not an operand: its offset is missing"),
+        ("IADD R0, R1, c[07][0]", 13, "`c[07][0]` is not an operand: its bank: `07` starts with 0: octal is not read here; write `7` for the decimal, or `0x` for hex"),
+        ("IADD R0, R1, c[0][0][0]", 13, "`c[0][0][0]` is not an operand"),
         ("IADD R0, R1, C[0x3][0x18]", 13, "`C[0x3][0x18]` is not an operand; did you mean `c[0x3][0x18]`?"),
     ];
     rejected_alike(&asm, &cases);

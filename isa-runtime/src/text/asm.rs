@@ -73,9 +73,10 @@ impl Attempt {
     }
 }
 
-/// [`not_allowed_modifier`] for `part` in form `fi` of opcode `oc`, with
-/// what the mnemonic takes in any form (this one among them: `IADD.X` is
-/// a form of `IADD`).
+/// The message for `part`, which no slot of form `fi` of opcode `oc` takes:
+/// [`clashing_modifier`] when other forms take it but not with the other
+/// `parts` written, else [`not_allowed_modifier`] with what the mnemonic
+/// takes in any form (this one among them: `IADD.X` is a form of `IADD`).
 fn not_allowed_in_form(m: &Model, oc: usize, fi: usize, part: &str, parts: &[&str]) -> String {
     let form = &m.opcodes[oc].forms[fi];
     let all = find_mnemonic(m, form.mnemonic).map_or(&[][..], |k| m.mnemonics[k].forms);
@@ -472,8 +473,9 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
 
 /// The message for a mnemonic no syntax form spells: an optype the spec
 /// gives no `__Syntax`, an optype's name where its spelling goes
-/// (`IDP4A`, written `IDP.4A`; `spelled` lists such optypes), or else the
-/// nearest known spelling (both paths word it the same).
+/// (`IDP4A`, written `IDP.4A`; `spelled` lists such optypes, once per
+/// spelling), or else the nearest known spelling (both paths word it the
+/// same).
 pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, without_syntax: impl Iterator<Item = &'a str>, spelled: &[(&'a str, &'a str)]) -> String {
     if without_syntax.into_iter().any(|o| o == text) {
         return format!("`{text}` cannot be assembled: the spec gives optype `{text}` no `__Syntax`");
@@ -482,8 +484,9 @@ pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, wi
     if text.starts_with('@') {
         return format!("`{text}` is a second guard: a line has one guard, before its mnemonic");
     }
-    if let Some((name, written)) = spelled.iter().find(|(name, _)| *name == text) {
-        return format!("`{name}` is the name of an instruction, not its spelling: it is written `{written}`");
+    let written: Vec<String> = spelled.iter().filter(|(name, _)| *name == text).map(|(_, w)| format!("`{w}`")).collect();
+    if !written.is_empty() {
+        return format!("`{text}` is the name of an instruction, not its spelling: it is written {}", written.join(" or "));
     }
     // The nearest of the mnemonics and the names of optypes spelled otherwise (`IMAD_WIDE`: `IMAD.WIDE`).
     let near = crate::spelling::nearest(text, known.chain(spelled.iter().map(|(name, _)| *name)));

@@ -896,19 +896,20 @@ fn not_an_operand(text: &str, core_text: &str) -> String {
     if let Some(rest) = core_text.strip_prefix("C[").filter(|r| core(&format!("c[{r}")).is_some()) {
         return format!("`{text}` is not an operand; did you mean `c[{rest}`?");
     }
+    // `c[..][..]` whose bank or offset is not read: which, and why.
     let parts = core_text.strip_prefix("c[").and_then(|rest| {
         let close = rest.find(']')?;
         let off = rest[close + 1..].strip_prefix('[')?.strip_suffix(']')?;
-        Some([("bank", trim(&rest[..close]).1), ("offset", trim(off).1)])
+        (!off.contains(['[', ']'])).then(|| [("bank", trim(&rest[..close]).1), ("offset", trim(off).1)])
     });
     for (which, part) in parts.into_iter().flatten() {
-        if int(part).is_none() {
-            let why = match super::literal::signed(part) {
-                Some(_) => format!("`{part}` is negative"),
-                None => super::literal::int_error_message(part),
-            };
-            return format!("`{text}` is not an operand: its {which} is not a number from 0 ({why})");
-        }
+        let why = match (int(part), super::literal::signed(part)) {
+            (Some(_), _) => continue,
+            _ if part.is_empty() => format!("its {which} is missing"),
+            (None, Some(_)) => format!("its {which} `{part}` is negative"),
+            (None, None) => format!("its {which}: {}", super::literal::int_error_message(part)),
+        };
+        return format!("`{text}` is not an operand: {why}");
     }
     format!("`{text}` is not an operand")
 }

@@ -274,7 +274,8 @@ pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String 
         FloatError::Syntax if ["-0f", "-0F", "+0f", "+0F"].iter().any(|p| text.trim().starts_with(p)) => {
             let t = text.trim();
             let digits = w.div_ceil(4) as usize;
-            match u64::from_str_radix(&t[3..], 16).ok().filter(|_| t.len() - 3 == digits).filter(|&v| w >= 64 || v >> w == 0) {
+            let hex = &t[3..];
+            match u64::from_str_radix(hex, 16).ok().filter(|_| hex.len() == digits && hex.bytes().all(|b| b.is_ascii_hexdigit())).filter(|&v| w >= 64 || v >> w == 0) {
                 Some(v) => {
                     let v = if t.starts_with('-') { v ^ 1 << (w - 1) } else { v };
                     format!("`{text}` is not a {w}-bit float: bits take no sign; write `0f{v:0digits$X}`")

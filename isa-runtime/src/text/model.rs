@@ -110,8 +110,8 @@ pub struct Model {
     pub guard: Option<&'static str>,
     /// Optypes the spec gives no `__Syntax` (so no text form), for messages.
     pub without_syntax: &'static [&'static str],
-    /// Optypes whose mnemonic is spelled otherwise than their name, and
-    /// that spelling (`IDP4A`, written `IDP.4A`): what a line using the
+    /// Optypes whose mnemonic is spelled otherwise than their name, once
+    /// per spelling (`IDP4A`, written `IDP.4A`): what a line using the
     /// name is told.
     pub spelled: &'static [(&'static str, &'static str)],
     /// Decodes a word to its opcode index, validating it (`.word` lines).
