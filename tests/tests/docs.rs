@@ -621,6 +621,11 @@ fn writing_assembly_says_what_the_assembler_reads() {
     for label in ["loop: IADD R0, R1, R2", "_a.b$1: IADD R0, R1, R2 ; // done"] {
         assert!(asm(label).unwrap().is_some(), "{label}");
     }
+    // The HTML index says the same: its code spans are the book's, in order.
+    let html = std::fs::read_to_string(site().join("index.html")).unwrap();
+    let html = html.split("id=\"writing\"").nth(1).and_then(|s| s.split("</details>").next()).expect("the HTML section");
+    let html_spans: Vec<String> = html.split("<code>").skip(1).map(|c| decode(c.split("</code>").next().unwrap_or(""))).collect();
+    assert_eq!(html_spans, spans(section), "the HTML and Markdown sections differ");
 }
 
 /// A page says which syntax forms no line can use (review 49 F09: LEA's
