@@ -152,8 +152,8 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSe
 
 /// Reads the spec files under `paths` and runs the front end. When files
 /// are given one by one and some name they use is undeclared, the files
-/// beside them are read too, only to say where it is declared
-/// ([`note_declarations_elsewhere`]).
+/// beside them (in their directories and one level below) are read too,
+/// only to say in a note where it is declared.
 pub fn load(paths: &[PathBuf]) -> Frontend {
     let mut diags = Diagnostics::default();
     let mut sources = SourceMap::new();
