@@ -3,7 +3,7 @@
 //! opcode, one opcode, random among k opcodes), best of 30 passes: shows
 //! how much of a line's time is the code footprint of the per-opcode
 //! printers rather than the work per word (`docs/measurements.md`, session
-//! 38). Run: `cargo run --release -p isa-tests --example text_orders`.
+//! 38); and on skewed mixes (Zipf over the opcodes, session 45). Run: `cargo run --release -p isa-tests --example text_orders`.
 
 use isa_codegen::interp::Codec;
 use isa_generated::Instruction;
@@ -45,6 +45,22 @@ fn main() {
         println!("disasm random among {k} opcodes: {:.1} M/s", dis(&mix));
     }
     println!("disasm one opcode: {:.1} M/s", dis(&one));
+    // A skewed mix, as real code is (a few opcodes make most of a kernel):
+    // opcode of rank r drawn with weight 1/r^s (Zipf), ranks in a fixed
+    // shuffled order of the 184 opcodes; s = 0 is the bench's uniform mix.
+    let by_op: Vec<Vec<u128>> = { let mut o: Vec<usize> = pairs.iter().map(|p| p.0).collect(); o.dedup(); let mut r3 = Rng(7); for i in (1..o.len()).rev() { o.swap(i, r3.below(i + 1)); } o.iter().map(|&op| pairs.iter().filter(|p| p.0 == op).map(|p| p.1).collect()).collect() };
+    for s in [0.0f64, 0.8, 1.0, 1.2] {
+        let weights: Vec<f64> = (1..=by_op.len()).map(|r| 1.0 / (r as f64).powf(s)).collect();
+        let total: f64 = weights.iter().sum();
+        let mut r4 = Rng(11);
+        let mix: Vec<u128> = (0..1 << 16).map(|_| {
+            let mut x = (r4.next() >> 11) as f64 / (1u64 << 53) as f64 * total;
+            let k = weights.iter().position(|w| { x -= w; x < 0.0 }).unwrap_or(by_op.len() - 1);
+            by_op[k][r4.below(by_op[k].len())]
+        }).collect();
+        let top8: f64 = weights.iter().take(8).sum::<f64>() / total;
+        println!("disasm Zipf s={s}: {:.1} M/s (the 8 commonest opcodes are {:.0}% of the words)", dis(&mix), top8 * 100.0);
+    }
     let asm = |ls: &[String]| { let ls = ls.to_vec(); best(ls.len(), move || { let mut acc = 0u128; for l in &ls { if let Ok(Some(a)) = isa_runtime::text::assemble_line(&isa_generated::text::MODEL, l) { acc ^= a.word; } } acc as usize }) };
     println!("asm random: {:.2} M/s", asm(&lines));
     let mut sl = lines.clone(); sl.sort();
